@@ -1,0 +1,1072 @@
+// The reference Voice Agent Service: the REST endpoints the widget and the demo use
+// (SERVICE-INTERFACE.md 4.2, 4.5, 5, 7) and the conversation WebSocket with a scripted text agent
+// (PROTOCOL.md 3 and 4). Plain Node ESM, no build step; the only dependency is `ws`.
+// Run it with `node demo/service/main.mjs`; embed it with createService() / startService().
+
+import http from 'node:http';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WebSocket, WebSocketServer } from 'ws';
+import { fillDynamicVariables, scriptedReply, splitReply, stringifyValue, toolReply } from './script.mjs';
+import { AUDIO_FORMATS, isPlainObject, validateAgentCreate, validateAgentUpdate, validateFeedback } from './validate.mjs';
+
+/** Largest request body accepted (bytes); a larger one gets 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Largest conversation message handled (bytes); a larger text frame is ignored. */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * The socket's hard frame limit (ws `maxPayload`): frames up to MAX_MESSAGE_BYTES are handled, frames
+ * between that and this limit are ignored (logged), and only a frame above this limit makes `ws`
+ * close the socket with 1009, so one oversized message does not end a conversation.
+ */
+export const HARD_MAX_PAYLOAD_BYTES = 4 * MAX_MESSAGE_BYTES;
+/** Path of the conversation WebSocket. */
+export const CONVERSATION_PATH = '/v1/voiceai/conversation';
+
+const DEFAULT_FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const DEFAULT_PROMPT = 'You are the scripted demo agent of the reference Voice Agent Service.';
+const DEFAULT_AUDIO_FORMAT = 'pcm_16000';
+const ACCESS_INFO = Object.freeze({ is_creator: true, creator_name: 'Developer', creator_email: 'dev@localhost' });
+
+/**
+ * @typedef {Record<string, any>} Json
+ *
+ * @typedef {object} AgentRecord
+ * @property {string} agent_id
+ * @property {string|null} name
+ * @property {string[]} tags
+ * @property {Json} conversation_config  {agent: {first_message?, language?, prompt: {prompt}}, conversation: {text_only?}, tts: {agent_output_audio_format}, asr: {user_input_audio_format}, ...}
+ * @property {Json} platform_settings    {widget: {...widget_config}, ...}
+ * @property {Json} [workflow]
+ * @property {{created_at_unix_secs: number, updated_at_unix_secs?: number}} metadata
+ *
+ * @typedef {object} TranscriptEntry
+ * @property {'agent'|'user'} role
+ * @property {string} message
+ * @property {number} time_in_call_secs
+ * @property {boolean} interrupted
+ * @property {'contextual_update'} [source]  set on the entries of `contextual_update` messages (role 'user')
+ * @property {Json[]} [tool_calls]
+ * @property {Json[]} [tool_results]
+ *
+ * @typedef {object} ConversationRecord
+ * @property {string} agent_id
+ * @property {string|null} agent_name
+ * @property {string} conversation_id
+ * @property {'initiated'|'in-progress'|'processing'|'done'|'failed'} status
+ * @property {TranscriptEntry[]} transcript
+ * @property {{start_time_unix_secs: number, call_duration_secs: number, main_language: string, text_only: boolean,
+ *   termination_reason: string|null, feedback: {likes: number, dislikes: number, rating: number|null, comment: string|null},
+ *   pings_sent: number, pongs_received: number, user_audio_bytes: number, error?: {code: number, reason: string}}} metadata
+ * @property {boolean} has_audio
+ * @property {boolean} has_user_audio
+ * @property {boolean} has_response_audio
+ * @property {string|null} user_id
+ * @property {Json} conversation_initiation_client_data
+ *
+ * @typedef {object} ServiceOptions
+ * @property {string} [apiKey]          default: 'dev_' + 24 random hex characters
+ * @property {string} [fixturesDir]     default: ./fixtures beside this module
+ * @property {number} [pingIntervalMs]  default 15000
+ * @property {number} [replyDelayMs]    default 35: pause between streamed reply parts
+ * @property {number} [toolTimeoutMs]   default 10000: how long the agent waits for a client_tool_result
+ * @property {number} [initiationTimeoutMs] default 10000: how long a socket may stay without conversation_initiation_client_data
+ * @property {(line: string) => void} [log] default console.log
+ *
+ * @typedef {object} Service
+ * @property {string} apiKey
+ * @property {(req: http.IncomingMessage, res: http.ServerResponse) => boolean} handleRequest
+ * @property {(req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => boolean} handleUpgrade
+ * @property {Map<string, AgentRecord>} agents
+ * @property {Map<string, ConversationRecord>} conversations
+ * @property {() => Promise<void>} close
+ */
+
+/** @param {number} bytes */
+const randomHex = (bytes) => randomBytes(bytes).toString('hex');
+const nowSecs = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Deep copy of JSON data that drops `__proto__` keys (JSON.parse makes them own properties; copying
+ * them by assignment would change an object's prototype).
+ * @param {unknown} value
+ * @returns {any}
+ */
+export function cloneJson(value) {
+  if (Array.isArray(value)) return value.map(cloneJson);
+  if (isPlainObject(value)) {
+    /** @type {Json} */
+    const out = {};
+    for (const [key, entry] of Object.entries(value)) {
+      if (key !== '__proto__') out[key] = cloneJson(entry);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Partial update: plain objects are merged key by key (recursively); arrays, scalars and null replace.
+ * Returns a new object; neither argument is changed.
+ * @param {unknown} target
+ * @param {unknown} patch
+ * @returns {any}
+ */
+export function deepMerge(target, patch) {
+  if (!isPlainObject(patch) || !isPlainObject(target)) return cloneJson(patch);
+  const out = cloneJson(target);
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === '__proto__') continue;
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? deepMerge(out[key], value) : cloneJson(value);
+  }
+  return out;
+}
+
+/** @param {string} key @returns {Buffer} */
+const digest = (key) => createHash('sha256').update(key).digest();
+
+/**
+ * Reads every `widget-config.*.json` of a directory (the GET-widget response shape `{agent_id, widget_config}`)
+ * and builds an agent record from each.
+ * @param {string} dir
+ * @param {(line: string) => void} log
+ * @returns {AgentRecord[]}
+ */
+function loadFixtureAgents(dir, log) {
+  /** @type {string[]} */
+  let files;
+  try {
+    files = readdirSync(dir).filter((name) => /^widget-config\..+\.json$/.test(name)).sort();
+  } catch (error) {
+    log(`[service] no fixtures read from ${dir}: ${/** @type {Error} */ (error).message}`);
+    return [];
+  }
+  /** @type {AgentRecord[]} */
+  const agents = [];
+  for (const file of files) {
+    try {
+      const fixture = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+      if (!isPlainObject(fixture) || typeof fixture.agent_id !== 'string' || !isPlainObject(fixture.widget_config)) {
+        throw new Error('expected {agent_id: string, widget_config: object}');
+      }
+      const label = file.slice('widget-config.'.length, -'.json'.length);
+      agents.push(agentFromWidgetConfig(fixture.agent_id, `Fixture agent (${label})`, fixture.widget_config));
+    } catch (error) {
+      log(`[service] skipped fixture ${file}: ${/** @type {Error} */ (error).message}`);
+    }
+  }
+  return agents;
+}
+
+/**
+ * An agent record whose widget is `widgetConfig`; its first_message, language and text_only (when set)
+ * are copied into conversation_config.
+ * @param {string} agentId
+ * @param {string} name
+ * @param {Json} widgetConfig
+ * @returns {AgentRecord}
+ */
+function agentFromWidgetConfig(agentId, name, widgetConfig) {
+  const widget = cloneJson(widgetConfig);
+  /** @type {Json} */
+  const agent = {};
+  if (typeof widget.first_message === 'string') agent.first_message = widget.first_message;
+  if (typeof widget.language === 'string') agent.language = widget.language;
+  agent.prompt = { prompt: DEFAULT_PROMPT };
+  /** @type {Json} */
+  const conversation = {};
+  if (typeof widget.text_only === 'boolean') conversation.text_only = widget.text_only;
+  return {
+    agent_id: agentId,
+    name,
+    tags: [],
+    conversation_config: {
+      agent,
+      conversation,
+      tts: { agent_output_audio_format: DEFAULT_AUDIO_FORMAT },
+      asr: { user_input_audio_format: DEFAULT_AUDIO_FORMAT },
+    },
+    platform_settings: { widget },
+    metadata: { created_at_unix_secs: nowSecs() },
+  };
+}
+
+/**
+ * The widget configuration served for an agent: platform_settings.widget, with first_message, language
+ * and text_only taken from conversation_config when they are set there.
+ * @param {AgentRecord} agent
+ * @returns {Json}
+ */
+export function widgetConfigOf(agent) {
+  const widget = isPlainObject(agent.platform_settings?.widget) ? cloneJson(agent.platform_settings.widget) : {};
+  const cc = agent.conversation_config ?? {};
+  if (typeof cc.agent?.first_message === 'string') widget.first_message = cc.agent.first_message;
+  if (typeof cc.agent?.language === 'string') widget.language = cc.agent.language;
+  if (typeof cc.conversation?.text_only === 'boolean') widget.text_only = cc.conversation.text_only;
+  return widget;
+}
+
+/**
+ * The agent as the update response (SERVICE-INTERFACE.md 2.7) and the agent read return it.
+ * @param {AgentRecord} agent
+ */
+function agentResponse(agent) {
+  /** @type {Json} */
+  const out = {
+    agent_id: agent.agent_id,
+    name: agent.name ?? '',
+    conversation_config: cloneJson(agent.conversation_config),
+    metadata: cloneJson(agent.metadata),
+    platform_settings: cloneJson(agent.platform_settings),
+    phone_numbers: [],
+  };
+  if (agent.workflow !== undefined) out.workflow = cloneJson(agent.workflow);
+  out.access_info = { ...ACCESS_INFO };
+  out.tags = [...(agent.tags ?? [])];
+  return out;
+}
+
+/** @param {unknown} value @param {string} fallback */
+const audioFormat = (value, fallback) => (typeof value === 'string' && AUDIO_FORMATS.includes(value) ? value : fallback);
+
+/**
+ * Creates the service (no listening socket of its own): a request handler and an upgrade handler
+ * that a Node http server, or a demo server that also serves static files, calls.
+ * @param {ServiceOptions} [options]
+ * @returns {Service}
+ */
+export function createService(options = {}) {
+  const apiKey = options.apiKey ?? `dev_${randomHex(12)}`;
+  const fixturesDir = options.fixturesDir ?? DEFAULT_FIXTURES_DIR;
+  const pingIntervalMs = options.pingIntervalMs ?? 15000;
+  const replyDelayMs = options.replyDelayMs ?? 35;
+  const toolTimeoutMs = options.toolTimeoutMs ?? 10000;
+  const initiationTimeoutMs = options.initiationTimeoutMs ?? 10000;
+  const log = options.log ?? ((line) => console.log(line));
+  const apiKeyDigest = digest(apiKey);
+
+  /** @type {Map<string, AgentRecord>} */
+  const agents = new Map();
+  for (const agent of loadFixtureAgents(fixturesDir, log)) agents.set(agent.agent_id, agent);
+  /** @type {Map<string, ConversationRecord>} */
+  const conversations = new Map();
+  /** @type {Set<Session>} */
+  const sessions = new Set();
+  let closed = false;
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_MAX_PAYLOAD_BYTES, perMessageDeflate: false });
+
+  // ------------------------------------------------------------------ REST
+
+  /** @param {http.IncomingMessage} req */
+  const corsHeaders = (req) => ({
+    'Access-Control-Allow-Origin': typeof req.headers.origin === 'string' && req.headers.origin ? req.headers.origin : '*',
+    'Access-Control-Allow-Methods': 'GET, POST, PATCH, OPTIONS',
+    'Access-Control-Allow-Headers': 'content-type, x-api-key',
+    'Access-Control-Max-Age': '600',
+    Vary: 'Origin',
+  });
+
+  /**
+   * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+   * @param {number} status @param {unknown} body @param {Record<string, string>} [extra]
+   */
+  function sendJson(req, res, status, body, extra = {}) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      ...corsHeaders(req),
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(text)),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...extra,
+    });
+    res.end(text);
+  }
+
+  /**
+   * Checks the x-api-key header; answers 401 and returns false when it is missing or wrong.
+   * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+   */
+  function authorised(req, res) {
+    const key = req.headers['x-api-key'];
+    if (typeof key === 'string' && key !== '' && timingSafeEqual(digest(key), apiKeyDigest)) return true;
+    const message = typeof key === 'string' && key !== '' ? 'The API key (header x-api-key) is not valid' : 'An API key is required (header x-api-key)';
+    sendJson(req, res, 401, { detail: { status: 'invalid_api_key', message } });
+    return false;
+  }
+
+  /**
+   * Reads and parses a JSON body. On failure it answers (413 or 422) and returns undefined.
+   * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+   * @returns {Promise<{value: unknown} | undefined>}
+   */
+  async function readJsonBody(req, res) {
+    const tooLarge = () => {
+      sendJson(req, res, 413, { detail: `Request body too large (limit ${MAX_BODY_BYTES} bytes)` }, { Connection: 'close' });
+      req.resume();
+    };
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      tooLarge();
+      return undefined;
+    }
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    let overflow = false;
+    try {
+      for await (const chunk of req) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          overflow = true;
+          break;
+        }
+        chunks.push(chunk);
+      }
+    } catch {
+      return undefined; // the client went away
+    }
+    if (overflow) {
+      tooLarge();
+      return undefined;
+    }
+    const raw = Buffer.concat(chunks);
+    let text;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch {
+      sendJson(req, res, 422, { detail: [{ loc: ['body'], msg: 'Body is not valid UTF-8', type: 'json_invalid' }] });
+      return undefined;
+    }
+    if (text.trim() === '') {
+      sendJson(req, res, 422, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }] });
+      return undefined;
+    }
+    try {
+      return { value: JSON.parse(text) };
+    } catch (error) {
+      sendJson(req, res, 422, {
+        detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error: /** @type {Error} */ (error).message } }],
+      });
+      return undefined;
+    }
+  }
+
+  /**
+   * Reads, parses and validates a body; answers 413/422 itself and returns undefined on failure.
+   * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+   * @param {(body: unknown) => import('./validate.mjs').ValidationError[]} validate
+   * @returns {Promise<Json | undefined>}
+   */
+  async function readValidBody(req, res, validate) {
+    const body = await readJsonBody(req, res);
+    if (!body) return undefined;
+    const errors = validate(body.value);
+    if (errors.length > 0) {
+      sendJson(req, res, 422, { detail: errors });
+      return undefined;
+    }
+    return cloneJson(body.value);
+  }
+
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} agentId */
+  const agentNotFound = (req, res, agentId) =>
+    sendJson(req, res, 404, { detail: { status: 'agent_not_found', message: `Agent '${agentId}' was not found` } });
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} conversationId */
+  const conversationNotFound = (req, res, conversationId) =>
+    sendJson(req, res, 404, {
+      detail: { status: 'conversation_not_found', message: `Conversation '${conversationId}' was not found` },
+    });
+
+  /**
+   * @typedef {(req: http.IncomingMessage, res: http.ServerResponse, params: string[]) => Promise<void> | void} Handler
+   * @type {{pattern: RegExp, methods: Record<string, Handler>}[]}
+   */
+  const routes = [
+    {
+      pattern: /^\/v1\/convai\/agents$/,
+      methods: {
+        GET(req, res) {
+          if (!authorised(req, res)) return;
+          sendJson(req, res, 200, { agents: [...agents.values()].map((a) => ({ agent_id: a.agent_id, name: a.name ?? '' })) });
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/convai\/agents\/create$/,
+      methods: {
+        async POST(req, res) {
+          if (!authorised(req, res)) return;
+          const body = await readValidBody(req, res, validateAgentCreate);
+          if (!body) return;
+          let agentId;
+          do agentId = `agent_${randomHex(12)}`;
+          while (agents.has(agentId));
+          /** @type {AgentRecord} */
+          const agent = {
+            agent_id: agentId,
+            name: body.name ?? null,
+            tags: body.tags ?? [],
+            conversation_config: body.conversation_config,
+            platform_settings: isPlainObject(body.platform_settings) ? body.platform_settings : { widget: {} },
+            metadata: { created_at_unix_secs: nowSecs() },
+          };
+          if (body.workflow !== undefined) agent.workflow = body.workflow;
+          agents.set(agentId, agent);
+          log(`[service] agent ${agentId} created`);
+          sendJson(req, res, 200, { agent_id: agentId });
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/convai\/agents\/([^/]+)\/widget$/,
+      methods: {
+        GET(req, res, [agentId]) {
+          const agent = agents.get(agentId);
+          if (!agent) return agentNotFound(req, res, agentId);
+          sendJson(req, res, 200, { agent_id: agent.agent_id, widget_config: widgetConfigOf(agent) });
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/convai\/agents\/([^/]+)$/,
+      methods: {
+        GET(req, res, [agentId]) {
+          if (!authorised(req, res)) return;
+          const agent = agents.get(agentId);
+          if (!agent) return agentNotFound(req, res, agentId);
+          sendJson(req, res, 200, agentResponse(agent));
+        },
+        async PATCH(req, res, [agentId]) {
+          if (!authorised(req, res)) return;
+          const body = await readValidBody(req, res, validateAgentUpdate);
+          if (!body) return;
+          const agent = agents.get(agentId);
+          if (!agent) return agentNotFound(req, res, agentId);
+          if ('name' in body) agent.name = body.name;
+          if ('tags' in body) agent.tags = body.tags ?? [];
+          if (isPlainObject(body.conversation_config)) agent.conversation_config = deepMerge(agent.conversation_config, body.conversation_config);
+          if (isPlainObject(body.platform_settings)) agent.platform_settings = deepMerge(agent.platform_settings, body.platform_settings);
+          if (isPlainObject(body.workflow)) agent.workflow = deepMerge(agent.workflow ?? {}, body.workflow);
+          agent.metadata = { ...agent.metadata, updated_at_unix_secs: nowSecs() };
+          log(`[service] agent ${agentId} updated`);
+          sendJson(req, res, 200, agentResponse(agent));
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/voiceai\/conversations\/([^/]+)\/feedback$/,
+      methods: {
+        // Public: the widget posts end-of-call feedback without an API key (one that is sent is not checked).
+        async POST(req, res, [conversationId]) {
+          const body = await readValidBody(req, res, validateFeedback);
+          if (!body) return;
+          const record = conversations.get(conversationId);
+          if (!record) return conversationNotFound(req, res, conversationId);
+          const feedback = record.metadata.feedback;
+          if (body.feedback === 'like') feedback.likes += 1;
+          if (body.feedback === 'dislike') feedback.dislikes += 1;
+          if (typeof body.rating === 'number') feedback.rating = body.rating;
+          if (typeof body.comment === 'string') feedback.comment = body.comment;
+          log(`[service] conversation ${conversationId}: feedback ${JSON.stringify(body)}`);
+          sendJson(req, res, 200, {});
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/voiceai\/conversations\/([^/]+)$/,
+      methods: {
+        GET(req, res, [conversationId]) {
+          if (!authorised(req, res)) return;
+          const record = conversations.get(conversationId);
+          if (!record) return conversationNotFound(req, res, conversationId);
+          const session = [...sessions].find((s) => s.record === record);
+          if (session) record.metadata.call_duration_secs = Math.floor((Date.now() - session.startedMs) / 1000);
+          sendJson(req, res, 200, record);
+        },
+      },
+    },
+    {
+      pattern: /^\/v1\/voiceai\/conversation$/,
+      methods: {
+        GET(req, res) {
+          sendJson(req, res, 426, { detail: 'Upgrade Required: open this path as a WebSocket' }, { Upgrade: 'websocket' });
+        },
+      },
+    },
+  ];
+
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} pathname */
+  async function route(req, res, pathname) {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { ...corsHeaders(req), 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    for (const { pattern, methods } of routes) {
+      const match = pattern.exec(pathname);
+      if (!match) continue;
+      /** @type {string[]} */
+      let params;
+      try {
+        params = match.slice(1).map((segment) => decodeURIComponent(segment));
+      } catch {
+        break; // a malformed %-escape: not found
+      }
+      const handler = methods[method];
+      if (!handler) {
+        const allow = [...Object.keys(methods), 'OPTIONS'].join(', ');
+        sendJson(req, res, 405, { detail: 'Method Not Allowed' }, { Allow: allow });
+        return;
+      }
+      await handler(req, res, params);
+      return;
+    }
+    sendJson(req, res, 404, { detail: 'Not found' });
+  }
+
+  /**
+   * Handles a request whose path starts with /v1/ and returns true; returns false (and leaves `res`
+   * alone) for every other path.
+   * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+   */
+  function handleRequest(req, res) {
+    const pathname = pathOf(req);
+    if (pathname === undefined || !pathname.startsWith('/v1/')) return false;
+    const normalised = pathname.length > 4 ? pathname.replace(/\/+$/, '') : pathname;
+    route(req, res, normalised).catch((error) => {
+      log(`[service] ${req.method} ${pathname} failed: ${error?.stack ?? error}`);
+      if (!res.headersSent) sendJson(req, res, 500, { detail: 'Internal server error' });
+      else res.destroy();
+    });
+    return true;
+  }
+
+  // ------------------------------------------------------------------ conversation socket
+
+  /**
+   * Internal state of one conversation socket (never part of the public record).
+   * @typedef {object} Session
+   * @property {WebSocket} ws
+   * @property {AgentRecord | undefined} agent
+   * @property {ConversationRecord | null} record
+   * @property {number} startedMs
+   * @property {Set<ReturnType<typeof setTimeout>>} timers
+   * @property {Set<(value: boolean) => void>} sleepers
+   * @property {Map<string, (outcome: {result: unknown, isError: boolean} | null) => void>} pendingTools
+   * @property {Set<number>} agentEventIds   event ids of the agent messages sent
+   * @property {Set<number>} feedbackEventIds event ids that already got like/dislike feedback
+   * @property {number} eventId     last agent event id used
+   * @property {number} pingId      last ping event id used
+   * @property {number} toolCounter
+   * @property {Promise<void>} queue replies are produced one after the other
+   * @property {boolean} ended
+   * @property {string | null} endedBy  termination reason decided by the service before closing
+   * @property {{code: number, reason: string} | null} error
+   * @property {string} label
+   */
+
+  /** @param {Session} session @param {() => void} fn @param {number} ms */
+  function later(session, fn, ms) {
+    const timer = setTimeout(() => {
+      session.timers.delete(timer);
+      fn();
+    }, ms);
+    session.timers.add(timer);
+    return timer;
+  }
+
+  /**
+   * Resolves true after `ms`, or false at once when (or as soon as) the conversation ends.
+   * @param {Session} session @param {number} ms @returns {Promise<boolean>}
+   */
+  function sleep(session, ms) {
+    return new Promise((resolve) => {
+      if (session.ended) return resolve(false);
+      const done = (/** @type {boolean} */ value) => {
+        session.sleepers.delete(done);
+        resolve(value);
+      };
+      session.sleepers.add(done);
+      later(session, () => done(true), ms);
+    });
+  }
+
+  /** @param {Session} session @param {Json} message */
+  function send(session, message) {
+    if (session.ws.readyState === WebSocket.OPEN) session.ws.send(JSON.stringify(message));
+  }
+
+  /** @param {Session} session @param {number} code @param {string} message @param {string} reason */
+  function fail(session, code, message, reason) {
+    send(session, { type: 'error', error_event: { code, message } });
+    log(`[service] ${session.label}: ${message}; closing with ${code}`);
+    if (session.ws.readyState === WebSocket.OPEN) session.ws.close(code, reason);
+  }
+
+  /** @param {Session} session */
+  const secondsInCall = (session) => Math.floor((Date.now() - session.startedMs) / 1000);
+
+  /** @param {Session} session @param {TranscriptEntry} entry */
+  function addTranscript(session, entry) {
+    session.record?.transcript.push(entry);
+  }
+
+  /** @param {Session} session */
+  function sendPing(session) {
+    if (!session.record) return;
+    session.pingId += 1;
+    session.record.metadata.pings_sent += 1;
+    send(session, { type: 'ping', ping_event: { event_id: session.pingId, ping_ms: null } });
+  }
+
+  /** @param {Session} session */
+  function startPings(session) {
+    sendPing(session);
+    const timer = setInterval(() => sendPing(session), pingIntervalMs);
+    session.timers.add(timer);
+  }
+
+  /**
+   * Streams `text` (start, deltas, stop) and then sends the whole text as agent_response.
+   * @param {Session} session @param {number} eventId @param {string} text
+   * @returns {Promise<boolean>} false when the conversation ended meanwhile
+   */
+  async function streamReply(session, eventId, text) {
+    send(session, { type: 'agent_chat_response_part', text_response_part: { text: '', type: 'start', event_id: eventId } });
+    for (const part of splitReply(text)) {
+      if (!(await sleep(session, replyDelayMs))) return false;
+      send(session, { type: 'agent_chat_response_part', text_response_part: { text: part, type: 'delta', event_id: eventId } });
+    }
+    if (session.ended) return false;
+    send(session, { type: 'agent_chat_response_part', text_response_part: { text: '', type: 'stop', event_id: eventId } });
+    send(session, { type: 'agent_response', agent_response_event: { agent_response: text, event_id: eventId } });
+    session.agentEventIds.add(eventId);
+    return true;
+  }
+
+  /**
+   * Sends a client tool call and waits for its result.
+   * @param {Session} session @param {string} toolName @param {Json} parameters @param {number} eventId
+   */
+  async function callClientTool(session, toolName, parameters, eventId) {
+    session.toolCounter += 1;
+    const toolCallId = `call_${session.toolCounter}`;
+    const startedAt = Date.now();
+    /** @type {Promise<{result: unknown, isError: boolean} | null>} */
+    const answered = new Promise((resolve) => {
+      const timer = later(session, () => finish(null), toolTimeoutMs);
+      const finish = (/** @type {{result: unknown, isError: boolean} | null} */ outcome) => {
+        clearTimeout(timer);
+        session.timers.delete(timer);
+        session.pendingTools.delete(toolCallId);
+        resolve(outcome);
+      };
+      session.pendingTools.set(toolCallId, finish);
+    });
+    send(session, {
+      type: 'client_tool_call',
+      client_tool_call: { tool_name: toolName, tool_call_id: toolCallId, parameters, event_id: eventId },
+    });
+    const outcome = await answered;
+    const latency = Math.round(Date.now() - startedAt) / 1000;
+    const toolCalls = [{
+      request_id: toolCallId,
+      tool_name: toolName,
+      params_as_json: JSON.stringify(parameters),
+      tool_has_been_called: true,
+      tool_details: { type: 'client' },
+    }];
+    const toolResults = [{
+      request_id: toolCallId,
+      tool_name: toolName,
+      result_value: outcome ? stringifyValue(outcome.result) : '',
+      is_error: outcome ? outcome.isError : true,
+      tool_has_been_called: true,
+      tool_latency_secs: latency,
+      dynamic_variable_updates: [],
+    }];
+    return { outcome, toolCalls, toolResults };
+  }
+
+  /** @param {Session} session @param {string} userText */
+  async function reply(session, userText) {
+    if (session.ended) return;
+    const choice = scriptedReply(userText);
+    session.eventId += 1;
+    const eventId = session.eventId;
+    /** @type {Partial<TranscriptEntry>} */
+    const extra = {};
+    let text;
+    if (choice.kind === 'tool') {
+      const call = await callClientTool(session, choice.toolName, choice.parameters, eventId);
+      if (session.ended) return;
+      text = toolReply(call.outcome);
+      extra.tool_calls = call.toolCalls;
+      extra.tool_results = call.toolResults;
+    } else {
+      text = choice.text;
+    }
+    if (!(await streamReply(session, eventId, text))) return;
+    addTranscript(session, { role: 'agent', message: text, time_in_call_secs: secondsInCall(session), interrupted: false, ...extra });
+    if (choice.kind === 'end') {
+      session.endedBy = 'agent_ended';
+      log(`[service] ${session.label}: the agent ended the conversation`);
+      session.ws.close(1000, 'agent ended the conversation');
+    }
+  }
+
+  /** @param {Session} session @param {Json} message */
+  function initiate(session, message) {
+    const agent = /** @type {AgentRecord} */ (session.agent);
+    const cc = agent.conversation_config ?? {};
+    const override = isPlainObject(message.conversation_config_override) ? message.conversation_config_override : {};
+    const dynamicVariables = isPlainObject(message.dynamic_variables) ? message.dynamic_variables : {};
+    const overrideAgent = isPlainObject(override.agent) ? override.agent : {};
+    const overrideConversation = isPlainObject(override.conversation) ? override.conversation : {};
+    const mainLanguage = [overrideAgent.language, cc.agent?.language].find((v) => typeof v === 'string' && v !== '') ?? 'en';
+    const textOnly = [overrideConversation.text_only, cc.conversation?.text_only].find((v) => typeof v === 'boolean') ?? false;
+
+    let conversationId;
+    do conversationId = `conv_${randomHex(10)}`;
+    while (conversations.has(conversationId));
+    session.startedMs = Date.now();
+    session.label = `conversation ${conversationId}`;
+    /** @type {ConversationRecord} */
+    const record = {
+      agent_id: agent.agent_id,
+      agent_name: agent.name ?? null,
+      conversation_id: conversationId,
+      status: 'in-progress',
+      transcript: [],
+      metadata: {
+        start_time_unix_secs: Math.floor(session.startedMs / 1000),
+        call_duration_secs: 0,
+        main_language: mainLanguage,
+        text_only: textOnly,
+        termination_reason: null,
+        feedback: { likes: 0, dislikes: 0, rating: null, comment: null },
+        pings_sent: 0,
+        pongs_received: 0,
+        user_audio_bytes: 0,
+      },
+      has_audio: false,
+      has_user_audio: false,
+      has_response_audio: false,
+      user_id: typeof message.user_id === 'string' ? message.user_id : null,
+      conversation_initiation_client_data: {
+        conversation_config_override: cloneJson(override),
+        custom_llm_extra_body: isPlainObject(message.custom_llm_extra_body) ? cloneJson(message.custom_llm_extra_body) : {},
+        user_id: typeof message.user_id === 'string' ? message.user_id : null,
+        source_info: isPlainObject(message.source_info) ? cloneJson(message.source_info) : {},
+        dynamic_variables: cloneJson(dynamicVariables),
+      },
+    };
+    session.record = record;
+    conversations.set(conversationId, record);
+    log(`[service] ${session.label}: started with agent ${agent.agent_id}`);
+
+    send(session, {
+      type: 'conversation_initiation_metadata',
+      conversation_initiation_metadata_event: {
+        conversation_id: conversationId,
+        agent_output_audio_format: audioFormat(cc.tts?.agent_output_audio_format, DEFAULT_AUDIO_FORMAT),
+        user_input_audio_format: audioFormat(cc.asr?.user_input_audio_format, DEFAULT_AUDIO_FORMAT),
+      },
+    });
+
+    const template = typeof overrideAgent.first_message === 'string'
+      ? overrideAgent.first_message
+      : typeof cc.agent?.first_message === 'string' ? cc.agent.first_message : '';
+    const placeholders = isPlainObject(cc.agent?.dynamic_variables?.dynamic_variable_placeholders)
+      ? cc.agent.dynamic_variables.dynamic_variable_placeholders
+      : {};
+    const firstMessage = fillDynamicVariables(template, { ...placeholders, ...dynamicVariables });
+    if (firstMessage !== '') {
+      session.eventId += 1;
+      send(session, { type: 'agent_response', agent_response_event: { agent_response: firstMessage, event_id: session.eventId } });
+      session.agentEventIds.add(session.eventId);
+      addTranscript(session, { role: 'agent', message: firstMessage, time_in_call_secs: 0, interrupted: false });
+    }
+    startPings(session);
+  }
+
+  /** @param {Session} session @param {Json} message */
+  function handleMessage(session, message) {
+    const record = /** @type {ConversationRecord} */ (session.record);
+    switch (message.type) {
+      case 'user_message': {
+        if (typeof message.text !== 'string' || message.text.trim() === '') {
+          log(`[service] ${session.label}: ignored a user_message without text`);
+          return;
+        }
+        const text = message.text;
+        addTranscript(session, { role: 'user', message: text, time_in_call_secs: secondsInCall(session), interrupted: false });
+        session.queue = session.queue.then(() => reply(session, text)).catch((error) => {
+          log(`[service] ${session.label}: reply failed: ${error?.stack ?? error}`);
+        });
+        return;
+      }
+      case 'contextual_update':
+        if (typeof message.text !== 'string') {
+          log(`[service] ${session.label}: ignored a contextual_update without text`);
+          return;
+        }
+        addTranscript(session, {
+          role: 'user', message: message.text, time_in_call_secs: secondsInCall(session), interrupted: false, source: 'contextual_update',
+        });
+        return;
+      case 'user_activity':
+        return;
+      case 'pong':
+        if (Number.isInteger(message.event_id) && message.event_id >= 1 && message.event_id <= session.pingId) {
+          record.metadata.pongs_received += 1;
+        } else {
+          log(`[service] ${session.label}: ignored a pong for an unknown ping ${JSON.stringify(message.event_id)}`);
+        }
+        return;
+      case 'client_tool_result': {
+        const finish = typeof message.tool_call_id === 'string' ? session.pendingTools.get(message.tool_call_id) : undefined;
+        if (!finish) {
+          log(`[service] ${session.label}: ignored a result for an unknown tool call ${JSON.stringify(message.tool_call_id)}`);
+          return;
+        }
+        finish({ result: message.result, isError: message.is_error === true });
+        return;
+      }
+      case 'feedback': {
+        const { score, event_id: eventId } = message;
+        if ((score !== 'like' && score !== 'dislike') || !session.agentEventIds.has(eventId) || session.feedbackEventIds.has(eventId)) {
+          log(`[service] ${session.label}: ignored feedback ${JSON.stringify(message)}`);
+          return;
+        }
+        session.feedbackEventIds.add(eventId);
+        if (score === 'like') record.metadata.feedback.likes += 1;
+        else record.metadata.feedback.dislikes += 1;
+        return;
+      }
+      case 'conversation_initiation_client_data':
+        log(`[service] ${session.label}: ignored a second conversation_initiation_client_data`);
+        return;
+      case undefined:
+        if (typeof message.user_audio_chunk === 'string') {
+          record.metadata.user_audio_bytes += Buffer.byteLength(message.user_audio_chunk, 'base64');
+          record.has_user_audio = true;
+          record.has_audio = true;
+          return;
+        }
+      // fall through
+      default:
+        log(`[service] ${session.label}: ignored a message of unknown type ${JSON.stringify(message.type)}`);
+    }
+  }
+
+  /** @param {Session} session @param {number} code */
+  function finishSession(session, code) {
+    if (session.ended) return;
+    session.ended = true;
+    sessions.delete(session);
+    for (const timer of session.timers) clearTimeout(timer);
+    session.timers.clear();
+    for (const wake of [...session.sleepers]) wake(false);
+    for (const finish of [...session.pendingTools.values()]) finish(null);
+    const record = session.record;
+    if (!record) return;
+    record.metadata.call_duration_secs = secondsInCall(session);
+    if (session.error) {
+      record.status = 'failed';
+      record.metadata.termination_reason = 'error';
+      record.metadata.error = { ...session.error };
+    } else {
+      record.status = 'done';
+      record.metadata.termination_reason = session.endedBy ?? (code === 1000 ? 'client_ended' : 'client_disconnected');
+    }
+    log(`[service] ${session.label}: ${record.status} (${record.metadata.termination_reason}, close code ${code})`);
+  }
+
+  /** @param {WebSocket} ws @param {URL} url */
+  function onConnection(ws, url) {
+    const agentId = url.searchParams.get('agent_id') ?? '';
+    /** @type {Session} */
+    const session = {
+      ws,
+      agent: agents.get(agentId),
+      record: null,
+      startedMs: Date.now(),
+      timers: new Set(),
+      sleepers: new Set(),
+      pendingTools: new Map(),
+      agentEventIds: new Set(),
+      feedbackEventIds: new Set(),
+      eventId: 0,
+      pingId: 0,
+      toolCounter: 0,
+      queue: Promise.resolve(),
+      ended: false,
+      endedBy: null,
+      error: null,
+      label: `socket for agent ${JSON.stringify(agentId)}`,
+    };
+    sessions.add(session);
+    ws.on('close', (code) => finishSession(session, code));
+    ws.on('error', (error) => {
+      // ws reports protocol errors (a frame over maxPayload, invalid UTF-8, ...) and closes the socket itself.
+      // ws closes the socket itself; the close code it sends to the client follows from the error.
+      const wsCode = /** @type {{code?: string}} */ (error).code;
+      const code = wsCode === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 1009 : wsCode === 'WS_ERR_INVALID_UTF8' ? 1007 : 1002;
+      session.error = { code, reason: error.message };
+      log(`[service] ${session.label}: socket error: ${error.message}`);
+    });
+
+    if (!session.agent) {
+      fail(session, 4004, `Agent '${agentId}' was not found`, 'agent not found');
+      return;
+    }
+    later(session, () => {
+      if (!session.record) {
+        fail(session, 1008, `No conversation_initiation_client_data within ${initiationTimeoutMs} ms`, 'initiation timeout');
+      }
+    }, initiationTimeoutMs);
+
+    ws.on('message', (data, isBinary) => {
+      if (session.ended) return;
+      if (isBinary) {
+        log(`[service] ${session.label}: ignored a binary frame`);
+        return;
+      }
+      const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(/** @type {any} */ (data));
+      if (buffer.length > MAX_MESSAGE_BYTES) {
+        log(`[service] ${session.label}: ignored a message of ${buffer.length} bytes (limit ${MAX_MESSAGE_BYTES})`);
+        return;
+      }
+      let message;
+      try {
+        message = JSON.parse(buffer.toString('utf8'));
+      } catch {
+        log(`[service] ${session.label}: ignored a message that is not JSON`);
+        return;
+      }
+      if (!isPlainObject(message)) {
+        log(`[service] ${session.label}: ignored a message that is not a JSON object`);
+        return;
+      }
+      if (session.record) {
+        handleMessage(session, message);
+      } else if (message.type === 'conversation_initiation_client_data') {
+        initiate(session, message);
+      } else {
+        fail(session, 1008, 'The first message must be conversation_initiation_client_data', 'expected conversation_initiation_client_data');
+      }
+    });
+  }
+
+  /**
+   * Handles a WebSocket upgrade of the conversation path and returns true; returns false (and leaves
+   * the socket alone) for every other path.
+   * @param {http.IncomingMessage} req @param {import('node:stream').Duplex} socket @param {Buffer} head
+   */
+  function handleUpgrade(req, socket, head) {
+    const pathname = pathOf(req);
+    if (pathname === undefined || pathname.replace(/\/+$/, '') !== CONVERSATION_PATH) return false;
+    if (closed) {
+      socket.destroy();
+      return true;
+    }
+    const url = new URL(req.url ?? '/', 'http://service.invalid');
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, url));
+    return true;
+  }
+
+  /** Closes every open conversation socket (1001) and clears every timer. */
+  async function close() {
+    closed = true;
+    const open = [...sessions];
+    /** @type {Promise<void>[]} */
+    const waits = [];
+    for (const session of open) {
+      const { ws } = session;
+      if (session.record) session.endedBy ??= 'service_shutdown';
+      waits.push(new Promise((resolve) => {
+        if (ws.readyState === WebSocket.CLOSED) resolve();
+        else ws.once('close', () => resolve());
+      }));
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1001, 'service shutting down');
+      // Stop every timer now, even before the close handshake ends.
+      for (const timer of session.timers) clearTimeout(timer);
+      session.timers.clear();
+    }
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let fallback;
+    await Promise.race([
+      Promise.all(waits),
+      new Promise((resolve) => { fallback = setTimeout(resolve, 1000); }),
+    ]);
+    clearTimeout(fallback);
+    for (const session of open) {
+      if (session.ws.readyState !== WebSocket.CLOSED) session.ws.terminate();
+      finishSession(session, 1001);
+    }
+    await new Promise((resolve) => wss.close(() => resolve(undefined)));
+  }
+
+  return { apiKey, handleRequest, handleUpgrade, agents, conversations, close };
+}
+
+/** @param {http.IncomingMessage} req @returns {string | undefined} */
+function pathOf(req) {
+  try {
+    return new URL(req.url ?? '/', 'http://service.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts the service on its own node:http server.
+ * @param {ServiceOptions & {port?: number, host?: string}} [options]
+ * @returns {Promise<{url: string, port: number, apiKey: string, service: Service, server: http.Server, close: () => Promise<void>}>}
+ */
+export async function startService({ port = 0, host = '127.0.0.1', ...options } = {}) {
+  const service = createService(options);
+  const server = http.createServer((req, res) => {
+    if (service.handleRequest(req, res)) return;
+    const body = JSON.stringify({ detail: 'Not found' });
+    res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+    res.end(body);
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (service.handleUpgrade(req, socket, head)) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(undefined);
+    });
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const shownHost = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  let closing;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    apiKey: service.apiKey,
+    service,
+    server,
+    close() {
+      closing ??= (async () => {
+        await service.close();
+        await new Promise((resolve) => {
+          server.close(() => resolve(undefined));
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}

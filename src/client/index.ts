@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './paths.js';
+export * from './protocol.js';
+export * from './rest.js';
+export * from './session.js';

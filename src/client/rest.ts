@@ -1,0 +1,78 @@
+import { isRecord } from '../config/validate.js';
+import type { WidgetConfigResponse } from '../config/types.js';
+import { ServiceHttpError, ServiceNetworkError, ServiceResponseError } from './errors.js';
+import { feedbackPath, widgetConfigPath } from './paths.js';
+
+/** The `fetch` the client uses; injectable for unit tests (DESIGN.md rule 11). */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Options of every REST call. `timeoutMs` defaults to 10000 ms. */
+export interface RequestOptions {
+  fetch?: FetchLike;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+async function requestJson(url: string, init: RequestInit, options: RequestOptions): Promise<unknown> {
+  const doFetch = options.fetch ?? ((input: string, requestInit?: RequestInit) => globalThis.fetch(input, requestInit));
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 10000);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await doFetch(url, { ...init, signal, credentials: 'omit' });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason ?? error;
+    const timedOut = timeout.aborted;
+    throw new ServiceNetworkError(url, timedOut ? `no answer in ${options.timeoutMs ?? 10000} ms` : `request failed (${(error as Error)?.message ?? error})`, timedOut);
+  }
+  const text = await response.text().catch(() => '');
+  let body: unknown = undefined;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      if (response.ok) throw new ServiceResponseError(url, 'the body is not JSON');
+    }
+  }
+  if (!response.ok) throw new ServiceHttpError(response.status, url, isRecord(body) ? body['detail'] : text.slice(0, 200));
+  return body;
+}
+
+/**
+ * Reads an agent's public widget configuration: `GET {serverUrl}/v1/convai/agents/{agentId}/widget`
+ * (SERVICE-INTERFACE.md 2.11 and 4.2; PROTOCOL.md section 2). No API key is sent.
+ * @returns `{agent_id, widget_config}`; `widget_config` is still untrusted (see `resolveWidgetConfig`).
+ * @throws ServiceHttpError (404 unknown agent, …), ServiceNetworkError (unreachable, timeout), ServiceResponseError (not JSON, wrong shape)
+ */
+export async function fetchWidgetConfig(
+  serverUrl: string,
+  agentId: string,
+  options: RequestOptions & { conversationSignature?: string } = {},
+): Promise<WidgetConfigResponse> {
+  const query = options.conversationSignature ? `?conversation_signature=${encodeURIComponent(options.conversationSignature)}` : '';
+  const url = serverUrl + widgetConfigPath(agentId) + query;
+  const body = await requestJson(url, { method: 'GET' }, options);
+  if (!isRecord(body) || !isRecord(body['widget_config'])) throw new ServiceResponseError(url, 'expected {agent_id, widget_config: {...}}');
+  return { agent_id: typeof body['agent_id'] === 'string' ? body['agent_id'] : agentId, widget_config: body['widget_config'] };
+}
+
+/** The body of end-of-call feedback (PROTOCOL.md section 4). `rating` is an integer from 1 to 5. */
+export type ConversationFeedback = { rating: number; comment?: string } | { feedback: 'like' | 'dislike' };
+
+/**
+ * Posts feedback on a conversation: `POST {serverUrl}/v1/voiceai/conversations/{conversationId}/feedback`
+ * (PROTOCOL.md section 4). No API key is sent.
+ * @throws ServiceHttpError (422 bad body, 404 unknown conversation), ServiceNetworkError
+ */
+export async function postConversationFeedback(
+  serverUrl: string,
+  conversationId: string,
+  feedback: ConversationFeedback,
+  options: RequestOptions = {},
+): Promise<void> {
+  await requestJson(
+    serverUrl + feedbackPath(conversationId),
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(feedback) },
+    options,
+  );
+}

@@ -1,0 +1,83 @@
+import type { StyleColorKey, StyleSizeKey, TextContents } from './types.js';
+
+/** Built-in labels, the last step of the text precedence (PROTOCOL.md section 2). English. */
+export const DEFAULT_TEXTS: TextContents = {
+  main_label: 'Need help?',
+  start_call: 'Start a call',
+  start_chat: 'Start a chat',
+  new_call: 'New call',
+  end_call: 'End',
+  mute_microphone: 'Mute microphone',
+  change_language: 'Change language',
+  collapse: 'Collapse',
+  expand: 'Expand',
+  copied: 'Copied!',
+  accept_terms: 'Accept',
+  dismiss_terms: 'Cancel',
+  listening_status: 'Listening',
+  speaking_status: 'Talk to interrupt',
+  connecting_status: 'Connecting',
+  chatting_status: 'Chatting with AI agent',
+  input_label: 'Text message input',
+  input_placeholder: 'Send a message...',
+  input_placeholder_text_only: 'Send a message...',
+  input_placeholder_new_conversation: 'Start a new conversation',
+  user_ended_conversation: 'You ended the conversation',
+  agent_ended_conversation: 'The agent ended the conversation',
+  conversation_id: 'ID',
+  error_occurred: 'An error occurred',
+  copy_id: 'Copy ID',
+  initiate_feedback: 'How was this conversation?',
+  request_follow_up_feedback: 'Tell us more',
+  thanks_for_feedback: 'Thank you for your feedback!',
+  thanks_for_feedback_details: 'Your feedback helps us improve.',
+  follow_up_feedback_placeholder: 'Tell us more about your experience...',
+  submit: 'Submit',
+  go_back: 'Go back',
+  send_message: 'Send',
+  text_mode: 'Switch to text mode',
+  voice_mode: 'Switch to voice mode',
+  switched_to_text_mode: 'Switched to text mode',
+  switched_to_voice_mode: 'Switched to voice mode',
+  copy: 'Copy',
+  download: 'Download',
+  wrap: 'Wrap',
+  agent_working: 'Working...',
+  agent_done: 'Completed',
+  agent_error: 'Error occurred',
+};
+
+/** `styles` colour defaults (PROTOCOL.md section 2). */
+export const DEFAULT_STYLE_COLORS: Record<StyleColorKey, string> = {
+  base: '#ffffff',
+  base_hover: '#f9fafb',
+  base_active: '#f3f4f6',
+  base_border: '#e5e7eb',
+  base_subtle: '#6b7280',
+  base_primary: '#000000',
+  base_error: '#ef4444',
+  accent: '#000000',
+  accent_hover: '#1f2937',
+  accent_active: '#374151',
+  accent_border: '#4b5563',
+  accent_subtle: '#6b7280',
+  accent_primary: '#ffffff',
+};
+
+/** `styles` size defaults in px (PROTOCOL.md section 2); the three sheet radii are derived in `resolveTheme`. */
+export const DEFAULT_STYLE_SIZES: Pick<Record<StyleSizeKey, number>, 'overlay_padding' | 'button_radius' | 'input_radius' | 'bubble_radius'> = {
+  overlay_padding: 32,
+  button_radius: 18,
+  input_radius: 10,
+  bubble_radius: 15,
+};
+
+/** Orb avatar colours (PROTOCOL.md section 2). */
+export const DEFAULT_ORB_COLORS = { color_1: '#2792dc', color_2: '#9ce6e6' } as const;
+
+/** Longest label or free text accepted from the network, in characters; longer values fall back. */
+export const MAX_TEXT_LENGTH = 2000;
+/** Longest `terms_html` / `first_message` accepted, in characters. */
+export const MAX_LONG_TEXT_LENGTH = 20000;
+/** Largest size accepted for a `styles` number or legacy radius, in px. */
+export const MAX_SIZE_PX = 400;

@@ -1,0 +1,5 @@
+export * from './types.js';
+export * from './defaults.js';
+export * from './validate.js';
+export * from './texts.js';
+export * from './theme.js';

@@ -1,0 +1,42 @@
+import { DEFAULT_TEXTS } from './defaults.js';
+import { LEGACY_TEXT_FIELDS, TEXT_KEYS, type LanguagePreset, type TextContents, type WidgetConfig } from './types.js';
+
+/** The preset for `language` (`pt-br`, then its primary tag `pt`), or undefined (PROTOCOL.md section 2). */
+export function presetFor(config: WidgetConfig, language: string): LanguagePreset | undefined {
+  return config.language_presets[language] ?? config.language_presets[language.split('-')[0]!];
+}
+
+/**
+ * Every label of `text_contents`, resolved with the precedence of PROTOCOL.md section 2:
+ * the `text-contents` attribute → `language_presets[language].text_contents` → `text_contents` →
+ * the legacy `*_text` field → the built-in default. Inputs are already validated strings.
+ */
+export function resolveTexts(config: WidgetConfig, language: string, attributeTexts: Partial<TextContents> = {}): TextContents {
+  const preset = presetFor(config, language)?.text_contents ?? {};
+  const legacy: Partial<TextContents> = {};
+  for (const [field, key] of Object.entries(LEGACY_TEXT_FIELDS) as [keyof typeof LEGACY_TEXT_FIELDS, keyof TextContents][]) {
+    const value = config[field];
+    if (value !== undefined) legacy[key] = value;
+  }
+  const texts = {} as TextContents;
+  for (const key of TEXT_KEYS) {
+    texts[key] = attributeTexts[key] ?? preset[key] ?? config.text_contents[key] ?? legacy[key] ?? DEFAULT_TEXTS[key];
+  }
+  return texts;
+}
+
+/** The first message for `language`: the preset's, else the configured one (PROTOCOL.md sections 2 and 3). */
+export function firstMessageFor(config: WidgetConfig, language: string): string {
+  return presetFor(config, language)?.first_message ?? config.first_message;
+}
+
+/**
+ * Fills `{{name}}` placeholders from dynamic variables, as the service does for the first message
+ * (PROTOCOL.md section 3). A variable that is not given becomes an empty string.
+ */
+export function fillDynamicVariables(text: string, variables: Record<string, unknown>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, name: string) => {
+    const value = Object.prototype.hasOwnProperty.call(variables, name) ? variables[name] : '';
+    return value === null || value === undefined ? '' : String(value);
+  });
+}

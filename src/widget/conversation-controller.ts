@@ -1,0 +1,166 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ConversationError } from '../client/errors.js';
+import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions } from '../client/session.js';
+
+/** One line of the transcript. Agent text is markdown (rendered by src/markdown); user text is plain text. */
+export interface TranscriptEntry {
+  /** Stable key for rendering. */
+  readonly key: number;
+  readonly role: 'agent' | 'user' | 'notice';
+  text: string;
+  /** The agent turn's `event_id` (PROTOCOL.md section 3), or null. */
+  eventId: number | null;
+  /** True while a reply streams (`agent_chat_response_part` start … stop). */
+  streaming: boolean;
+  /** A visitor's text: `pending` until the handshake, `sent`, or `unsent` when the conversation failed first. */
+  delivery?: 'pending' | 'sent' | 'unsent';
+  /** A notice's kind. */
+  notice?: EndReason;
+}
+
+/** Phase of the conversation as the widget shows it. */
+export type ConversationPhase = 'idle' | 'connecting' | 'connected' | 'ended';
+
+/** Answers a `client_tool_call`: resolves to the result text, rejects for an error (sent with `is_error: true`). */
+export type ClientToolHandler = (toolName: string, parameters: Record<string, unknown>) => Promise<string>;
+
+/**
+ * Owns the conversation session of one element (DESIGN.md rule 4): opens it on demand, keeps the
+ * transcript, and closes the socket when the element leaves the page.
+ */
+export class ConversationController implements ReactiveController {
+  phase: ConversationPhase = 'idle';
+  transcript: TranscriptEntry[] = [];
+  conversationId: string | null = null;
+  endReason: EndReason | null = null;
+  error: ConversationError | null = null;
+  /** Set by the element; without it every tool call is answered as an unknown tool. */
+  clientToolHandler: ClientToolHandler | null = null;
+
+  private session: ConversationSession | null = null;
+  private nextKey = 1;
+  private lastActivity = 0;
+
+  constructor(private readonly host: ReactiveControllerHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  /** The element left the page: close the socket, forget the conversation (a re-added element starts clean). */
+  hostDisconnected(): void {
+    const session = this.session;
+    this.session = null;
+    session?.end();
+    this.phase = 'idle';
+    this.conversationId = null;
+  }
+
+  /** True while a conversation is starting or running. */
+  get active(): boolean {
+    return this.phase === 'connecting' || this.phase === 'connected';
+  }
+
+  /** Starts a conversation (a no-op while one runs). Failures end in phase `ended` with `error` set, never a throw. */
+  start(options: SessionOptions): void {
+    if (this.active) return;
+    const session = new ConversationSession(options);
+    this.session = session;
+    this.phase = 'connecting';
+    this.endReason = null;
+    this.error = null;
+    this.conversationId = null;
+    const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
+      session.addEventListener(type, (event) => {
+        if (this.session !== session && type !== 'ended') return;
+        listener(event.detail);
+        this.host.requestUpdate();
+      });
+    on('conversation_initiation_metadata', (m) => {
+      this.phase = 'connected';
+      this.conversationId = m.conversation_initiation_metadata_event.conversation_id;
+      for (const entry of this.transcript) if (entry.delivery === 'pending') entry.delivery = 'sent';
+    });
+    on('agent_chat_response_part', ({ text_response_part: part }) => {
+      const entry = this.agentEntry(part.event_id);
+      if (part.type === 'start') entry.text = '';
+      else entry.text += part.text ?? '';
+      entry.streaming = part.type !== 'stop';
+    });
+    on('agent_response', ({ agent_response_event: response }) => {
+      const entry = this.agentEntry(response.event_id);
+      entry.text = response.agent_response;
+      entry.streaming = false;
+    });
+    on('agent_response_correction', ({ agent_response_correction_event: correction }) => {
+      const entry = this.transcript.find((t) => t.role === 'agent' && t.eventId === correction.event_id);
+      if (entry) entry.text = correction.corrected_agent_response;
+    });
+    on('user_transcript', ({ user_transcription_event: transcript }) => {
+      this.add({ role: 'user', text: transcript.user_transcript, eventId: transcript.event_id, streaming: false, delivery: 'sent' });
+    });
+    on('client_tool_call', ({ client_tool_call: call }) => {
+      void this.answerToolCall(session, call.tool_call_id, call.tool_name, call.parameters ?? {});
+    });
+    on('ended', (end) => {
+      if (this.session !== session) return;
+      this.session = null;
+      this.phase = 'ended';
+      this.endReason = end.reason;
+      this.error = end.error;
+      for (const entry of this.transcript) {
+        if (entry.delivery === 'pending') entry.delivery = 'unsent';
+        entry.streaming = false;
+      }
+      this.add({ role: 'notice', text: '', eventId: null, streaming: false, notice: end.reason });
+    });
+    session.start().catch(() => {
+      /* reported through `ended` */
+    });
+    this.host.requestUpdate();
+  }
+
+  /** Adds the visitor's text to the transcript and sends it; starts a conversation first when none runs. */
+  sendText(text: string, startOptions: () => SessionOptions): void {
+    if (!this.active) this.start(startOptions());
+    const entry = this.add({ role: 'user', text, eventId: null, streaming: false, delivery: this.phase === 'connected' ? 'sent' : 'pending' });
+    if (!this.session?.sendUserMessage(text)) entry.delivery = 'unsent';
+  }
+
+  /** Tells the service the visitor is typing, at most once a second (PROTOCOL.md section 3). */
+  typing(): void {
+    const now = Date.now();
+    if (this.phase !== 'connected' || now - this.lastActivity < 1000) return;
+    this.lastActivity = now;
+    this.session?.sendUserActivity();
+  }
+
+  /** Ends the conversation from the visitor's side. */
+  end(): void {
+    this.session?.end();
+  }
+
+  private async answerToolCall(session: ConversationSession, id: string, name: string, parameters: Record<string, unknown>): Promise<void> {
+    if (!this.clientToolHandler) {
+      session.sendClientToolResult(id, `Client tool "${name}" is not registered on this page`, true);
+      return;
+    }
+    try {
+      session.sendClientToolResult(id, String(await this.clientToolHandler(name, parameters)), false);
+    } catch (error) {
+      session.sendClientToolResult(id, error instanceof Error ? error.message : String(error), true);
+    }
+  }
+
+  private agentEntry(eventId: number): TranscriptEntry {
+    const found = this.transcript.find((t) => t.role === 'agent' && t.eventId === eventId);
+    return found ?? this.add({ role: 'agent', text: '', eventId, streaming: true });
+  }
+
+  private add(entry: Omit<TranscriptEntry, 'key'>): TranscriptEntry {
+    const full = { ...entry, key: this.nextKey++ };
+    this.transcript.push(full);
+    this.host.requestUpdate();
+    return full;
+  }
+}

@@ -1,0 +1,53 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { LinkPolicy } from '../markdown/link-policy.js';
+import { renderMarkdown } from '../markdown/render.js';
+import type { TextContents } from '../config/types.js';
+import type { TranscriptEntry } from './conversation-controller.js';
+
+/** The rendered markdown of an entry, kept while its text does not change (a fragment is inserted once). */
+const rendered = new WeakMap<object, { text: string; policy: LinkPolicy; fragment: DocumentFragment }>();
+
+function agentContent(owner: object, text: string, policy: LinkPolicy): DocumentFragment {
+  const cached = rendered.get(owner);
+  if (cached && cached.text === text && cached.policy === policy) return cached.fragment;
+  const fragment = renderMarkdown(text, policy);
+  rendered.set(owner, { text, policy, fragment });
+  return fragment;
+}
+
+function noticeText(entry: TranscriptEntry, texts: TextContents): string {
+  if (entry.notice === 'user') return texts.user_ended_conversation;
+  if (entry.notice === 'agent') return texts.agent_ended_conversation;
+  return texts.error_occurred;
+}
+
+/**
+ * The transcript (`part="transcript"`): a `role="log"` list, so screen readers announce each new line.
+ * Agent lines go through the markdown pipeline (marked → DOMPurify → link policy); user lines are bound as text.
+ * @param greeting the configured first message shown before a conversation starts, or '' (PROTOCOL.md section 3)
+ */
+export function renderTranscript(
+  entries: readonly TranscriptEntry[],
+  texts: TextContents,
+  policy: LinkPolicy,
+  greeting: { owner: object; text: string } | null,
+): TemplateResult {
+  return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.main_label} tabindex="0">
+    ${greeting
+      ? html`<div part="message agent-message" class="message agent greeting">${agentContent(greeting.owner, greeting.text, policy)}</div>`
+      : nothing}
+    ${entries.map((entry) => {
+        if (entry.role === 'notice') {
+          return html`<p part="notice" class="notice ${entry.notice === 'error' ? 'error' : ''}">${noticeText(entry, texts)}</p>`;
+        }
+        if (entry.role === 'user') {
+          return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}">
+            ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark"> (${texts.error_occurred})</span>` : nothing}
+          </div>`;
+        }
+        return html`<div part="message agent-message" class="message agent" aria-busy=${entry.streaming ? 'true' : 'false'}>
+          ${agentContent(entry, entry.text, policy)}
+        </div>`;
+    })}
+  </div>`;
+}

@@ -1,0 +1,32 @@
+/** Shared test helpers. Fixtures are the reference service's own (demo/service/fixtures), served by the test server. */
+
+/** The `{agent_id, widget_config}` of a fixture: `full`, `minimal` or `text-only`. */
+export async function loadFixture(name: 'full' | 'minimal' | 'text-only'): Promise<{ agent_id: string; widget_config: Record<string, unknown> }> {
+  const response = await fetch(`/demo/service/fixtures/widget-config.${name}.json`);
+  if (!response.ok) throw new Error(`fixture ${name}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** Waits until `predicate` holds, polling every 10 ms, or fails after `timeoutMs` with `message`. */
+export async function until(predicate: () => unknown, message: string, timeoutMs = 5000): Promise<void> {
+  const start = performance.now();
+  while (!predicate()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out: ${message}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Collects console.warn / console.error lines while `run` runs; restores the console after. */
+export async function captureConsole<T>(run: () => Promise<T> | T): Promise<{ result: T; warnings: string[]; errors: string[] }> {
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const { warn, error } = console;
+  console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
+  console.error = (...args: unknown[]) => errors.push(args.map(String).join(' '));
+  try {
+    return { result: await run(), warnings, errors };
+  } finally {
+    console.warn = warn;
+    console.error = error;
+  }
+}

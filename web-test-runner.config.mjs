@@ -1,0 +1,63 @@
+// Web Test Runner: every browser test runs in Debian's Chromium (TOOLCHAIN.md), never a downloaded browser.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { defaultReporter } from '@web/test-runner';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { fileURLToPath } from 'node:url';
+import { startService } from './demo/service/service.mjs';
+import { countReporter } from './test/count-reporter.mjs';
+
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * Starts the reference Voice Agent Service on 127.0.0.1 (a port of its own, so the widget talks to
+ * another origin as on a real site) and tells the tests where it is through the virtual module
+ * `/__service__.js`: `export const serviceUrl, apiKey`.
+ */
+function referenceServicePlugin() {
+  let running;
+  return {
+    name: 'reference-service',
+    async serverStart() {
+      running = await startService({ port: 0, log: () => {}, replyDelayMs: 5 });
+    },
+    async serverStop() {
+      await running?.close();
+    },
+    serve(context) {
+      if (context.path === '/__service__.js') {
+        return {
+          body: `export const serviceUrl = ${JSON.stringify(running.url)};\nexport const apiKey = ${JSON.stringify(running.apiKey)};\n`,
+          type: 'js',
+        };
+      }
+      return undefined;
+    },
+  };
+}
+
+export default {
+  files: ['test/**/*.test.ts'],
+  nodeResolve: { exportConditions: ['production'] },
+  rootDir: '.',
+  concurrency: 1,
+  testFramework: { config: { timeout: 10000 } },
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
+    referenceServicePlugin(),
+  ],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: chromiumPath,
+        headless: true,
+        args: [
+          '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+          '--disable-component-update', '--disable-sync',
+          '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+        ],
+      },
+    }),
+  ],
+  reporters: [defaultReporter(), countReporter()],
+};
