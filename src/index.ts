@@ -6,5 +6,6 @@ export { VoiceAgentWidget, parseDynamicVariables, parseTextContents } from './wi
 export type { ClientToolHandler, TranscriptEntry, ConversationPhase } from './widget/conversation-controller.js';
 export { defineVoiceAgentWidget, TAG_NAME } from './widget/define-element.js';
 export * from './client/index.js';
+export * from './events/index.js';
 export * from './config/index.js';
 export { renderMarkdown, renderSafeHtml, isLinkAllowed, allowedUrl, type LinkPolicy } from './markdown/index.js';

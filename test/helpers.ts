@@ -7,10 +7,10 @@ export async function loadFixture(name: 'full' | 'minimal' | 'text-only'): Promi
   return response.json();
 }
 
-/** Waits until `predicate` holds, polling every 10 ms, or fails after `timeoutMs` with `message`. */
+/** Waits until `predicate` (sync or async) holds, polling every 10 ms, or fails after `timeoutMs` with `message`. */
 export async function until(predicate: () => unknown, message: string, timeoutMs = 5000): Promise<void> {
   const start = performance.now();
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (performance.now() - start > timeoutMs) throw new Error(`timed out: ${message}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

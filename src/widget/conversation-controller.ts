@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { VoiceAgentConversationEndEvent, VoiceAgentConversationEvent } from '../events/index.js';
 import type { ConversationError } from '../client/errors.js';
 import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions } from '../client/session.js';
 
@@ -41,7 +42,7 @@ export class ConversationController implements ReactiveController {
   private nextKey = 1;
   private lastActivity = 0;
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  constructor(private readonly host: ReactiveControllerHost & EventTarget) {
     host.addController(this);
   }
 
@@ -78,8 +79,9 @@ export class ConversationController implements ReactiveController {
       });
     on('conversation_initiation_metadata', (m) => {
       this.phase = 'connected';
-      this.conversationId = m.conversation_initiation_metadata_event.conversation_id;
+      const conversationId = (this.conversationId = m.conversation_initiation_metadata_event.conversation_id);
       for (const entry of this.transcript) if (entry.delivery === 'pending') entry.delivery = 'sent';
+      this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId }));
     });
     on('agent_chat_response_part', ({ text_response_part: part }) => {
       const entry = this.agentEntry(part.event_id);
@@ -113,6 +115,9 @@ export class ConversationController implements ReactiveController {
         entry.streaming = false;
       }
       this.add({ role: 'notice', text: '', eventId: null, streaming: false, notice: end.reason });
+      this.host.dispatchEvent(
+        new VoiceAgentConversationEndEvent({ conversationId: this.conversationId, reason: end.reason, code: end.code, message: end.error?.message ?? null }),
+      );
     });
     session.start().catch(() => {
       /* reported through `ended` */

@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import { conversationSocketUrl, normalizeServerUrl } from '../client/paths.js';
 import type { ConversationInitiation } from '../client/protocol.js';
 import type { SessionOptions } from '../client/session.js';
@@ -58,20 +57,37 @@ export class VoiceAgentWidget extends LitElement {
   private readonly configController = new ConfigController(this);
   private readonly conversation = new ConversationController(this);
 
-  @query('.composer input') private input?: HTMLInputElement;
-  @query('.launcher') private launcher?: HTMLButtonElement;
+  /**
+   * Reactive properties, declared statically rather than with decorators: Lit's decorator runtime costs ~0.9 KB
+   * gzipped of the 45 KB script-tag budget (measured with bench/size.mjs). Order as DESIGN.md rule 3: state, then attributes.
+   */
+  static override properties = {
+    open: { state: true },
+    draft: { state: true },
+    agentId: { attribute: 'agent-id' },
+    serverUrl: { attribute: 'server-url' },
+    dynamicVariables: { attribute: 'dynamic-variables' },
+    textContents: { attribute: 'text-contents' },
+  };
 
-  @state() private open = false;
-  @state() private draft = '';
+  private get input(): HTMLInputElement | null {
+    return this.renderRoot.querySelector('.composer input');
+  }
+  private get launcher(): HTMLButtonElement | null {
+    return this.renderRoot.querySelector('.launcher');
+  }
 
-  /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`). */
-  @property({ attribute: 'agent-id' }) agentId = '';
-  /** Base URL of the service (PROTOCOL.md section 1); empty: the defining script's origin. */
-  @property({ attribute: 'server-url' }) serverUrl = '';
-  /** JSON object of dynamic variables (PROTOCOL.md section 3, initiation `dynamic_variables`). */
-  @property({ attribute: 'dynamic-variables' }) dynamicVariables = '';
-  /** JSON object of labels (PROTOCOL.md section 2, text precedence). */
-  @property({ attribute: 'text-contents' }) textContents = '';
+  private open = false;
+  private draft = '';
+
+  /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`). Attribute `agent-id`. */
+  agentId = '';
+  /** Base URL of the service (PROTOCOL.md section 1); empty: the defining script's origin. Attribute `server-url`. */
+  serverUrl = '';
+  /** JSON object of dynamic variables (PROTOCOL.md section 3, initiation `dynamic_variables`). Attribute `dynamic-variables`. */
+  dynamicVariables = '';
+  /** JSON object of labels (PROTOCOL.md section 2, text precedence). Attribute `text-contents`. */
+  textContents = '';
 
   /**
    * Answers the agent's `client_tool_call`s (PROTOCOL.md section 3): resolves to the result text; a rejection is sent

@@ -1,0 +1,23 @@
+// The script-tag bundle's size against the budget (DEVELOPERS.md rule 5): dist/voice-agent-widget.js,
+// minified (as built) and gzipped at level 9. Run `npm run bench:size` (it builds first). Exits 1 over budget.
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+const BUDGET_BYTES = 45 * 1024;
+const files = ['dist/voice-agent-widget.js', 'dist/index.js', 'dist/define.js'];
+let bundle = 0;
+for (const file of files) {
+  let source;
+  try {
+    source = readFileSync(file);
+  } catch {
+    console.error(`${file} is missing: run npm run build`);
+    process.exit(1);
+  }
+  const gz = gzipSync(source, { level: 9 }).length;
+  if (file === files[0]) bundle = gz;
+  console.log(`${file.padEnd(30)} ${String(source.length).padStart(8)} B minified ${String(gz).padStart(7)} B gzip -9`);
+}
+const verdict = bundle <= BUDGET_BYTES ? 'within' : 'OVER';
+console.log(`script-tag bundle: ${(bundle / 1024).toFixed(1)} KB gzipped of a ${BUDGET_BYTES / 1024} KB budget (${verdict}, ${BUDGET_BYTES - bundle} B left)`);
+process.exit(bundle <= BUDGET_BYTES ? 0 : 1);

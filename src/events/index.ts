@@ -1,0 +1,31 @@
+/**
+ * Public DOM events of `<voice-agent-widget>` (DESIGN.md rule 7): typed `Event` subclasses, one prefix
+ * (`voice-agent-`), dispatched from the host with `bubbles` and `composed`. None fires because code set a property.
+ */
+import type { EndReason } from '../client/session.js';
+
+/** `voice-agent-conversation`: a conversation started; the handshake is done (PROTOCOL.md section 3). */
+export class VoiceAgentConversationEvent extends Event {
+  static readonly type = 'voice-agent-conversation';
+  constructor(readonly detail: { conversationId: string }) {
+    super(VoiceAgentConversationEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/**
+ * `voice-agent-conversation-end`: the conversation ended, by the visitor (`user`), the agent (`agent`, socket
+ * closed with 1000) or a failure (`error`, with the close code when there was one). PROTOCOL.md section 3.
+ */
+export class VoiceAgentConversationEndEvent extends Event {
+  static readonly type = 'voice-agent-conversation-end';
+  constructor(readonly detail: { conversationId: string | null; reason: EndReason; code: number | null; message: string | null }) {
+    super(VoiceAgentConversationEndEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'voice-agent-conversation': VoiceAgentConversationEvent;
+    'voice-agent-conversation-end': VoiceAgentConversationEndEvent;
+  }
+}

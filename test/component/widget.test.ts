@@ -1,0 +1,99 @@
+/**
+ * The element's states, accessibility and keyboard use. The configuration comes from the reference service's
+ * fixtures over real HTTP (the fixture agents `agent_demo_support`, `agent_minimal`, `agent_text_only`).
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { captureConsole, until } from '../helpers.js';
+import { $, button, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
+import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+
+const focused = (el: VoiceAgentWidget): Element | null => el.shadowRoot!.activeElement;
+
+describe('<voice-agent-widget> states', () => {
+  it('is accessible while loading, with a busy launcher', async () => {
+    const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>`);
+    const launcher = $(el, '.launcher')!;
+    expect(launcher.getAttribute('aria-busy')).to.equal('true');
+    await expect(el).to.be.accessible();
+    await until(() => $(el, '.launcher:not([disabled])'), 'ready');
+  });
+
+  it('is accessible closed (launcher) and open (panel with greeting)', async () => {
+    const el = await mountWidget('agent_demo_support');
+    expect($(el, '.launcher')!.getAttribute('aria-expanded')).to.equal('false');
+    await expect(el).to.be.accessible();
+    await openPanel(el);
+    expect($(el, '.launcher')!.getAttribute('aria-expanded')).to.equal('true');
+    await expect(el).to.be.accessible();
+  });
+
+  it('is accessible during and after a conversation, with status and transcript live regions', async () => {
+    const el = await mountWidget('agent_text_only');
+    await openPanel(el);
+    await sendText(el, 'markdown please');
+    await until(() => $(el, '.message.agent h3'), 'markdown reply');
+    expect($(el, '[part~="transcript"]')!.getAttribute('role')).to.equal('log');
+    expect($(el, '[part~="status"]')!.getAttribute('aria-live')).to.equal('polite');
+    await expect(el).to.be.accessible();
+    button(el, $(el, '.end')!.textContent!.trim())!.click();
+    await until(() => $(el, '[part~="notice"]'), 'ended');
+    await expect(el).to.be.accessible();
+  });
+
+  it('is accessible in the error state', async () => {
+    const { result: el } = await captureConsole(() => mountWidget('no_such_agent'));
+    expect($(el, '[part~="error"]')).to.exist;
+    await expect(el).to.be.accessible();
+  });
+});
+
+describe('<voice-agent-widget> keyboard', () => {
+  it('opens from the keyboard, focuses the text input, and Escape closes back to the launcher', async () => {
+    const el = await mountWidget('agent_demo_support');
+    $<HTMLButtonElement>(el, '.launcher')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => focused(el)?.matches('input'), 'input focused after opening');
+    await sendKeys({ press: 'Escape' });
+    await until(() => !$(el, '[part~="panel"]'), 'panel closed');
+    await until(() => focused(el)?.classList.contains('launcher'), 'focus back on the launcher');
+  });
+
+  it('reaches every control with Tab in order', async () => {
+    const el = await mountWidget('agent_demo_support');
+    await openPanel(el);
+    $<HTMLButtonElement>(el, '.launcher')!.focus();
+    const names: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      await sendKeys({ press: 'Shift+Tab' });
+      const active = focused(el) as HTMLElement | null;
+      names.push(active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '');
+    }
+    // Backwards from the launcher: the input (send is disabled while empty), the start button, the transcript, collapse.
+    expect(names.slice(0, 4)).to.deep.equal(['Text message input', 'Message', 'Need help?', 'Collapse']);
+  });
+});
+
+describe('<voice-agent-widget> theming', () => {
+  it("lets the page's --voice-agent-* property win over the configuration", async () => {
+    const el = await mountWidget('agent_demo_support');
+    await openPanel(el);
+    const start = button(el, 'Message')!;
+    expect(getComputedStyle(start).backgroundColor).to.equal('rgb(109, 40, 217)');
+    el.style.setProperty('--voice-agent-accent', 'rgb(1, 2, 3)');
+    expect(getComputedStyle(start).backgroundColor).to.equal('rgb(1, 2, 3)');
+  });
+
+  it("does not inherit the page's text styles", async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div style="color: rgb(250, 0, 0); font-size: 40px; line-height: 5; text-align: right; letter-spacing: 9px; font-family: serif">
+      <voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>
+    </div>`);
+    const el = wrapper.querySelector('voice-agent-widget')!;
+    await until(() => $(el, '.launcher:not([disabled])'), 'ready');
+    const style = getComputedStyle($(el, '.launcher')!);
+    expect(style.fontSize).to.equal('14px');
+    expect(style.letterSpacing).to.equal('normal');
+    expect(style.color).to.not.equal('rgb(250, 0, 0)');
+    expect(getComputedStyle(el).textAlign).to.equal('start');
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The real element against the reference service (demo/service) over real HTTP and WebSocket on 127.0.0.1.
+ */
+import { expect } from '@open-wc/testing';
+import { apiKey } from '/__service__.js';
+import { captureConsole, until } from '../helpers.js';
+import { $, $$, button, messages, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
+import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+
+async function lastAgentText(el: VoiceAgentWidget, includes: string): Promise<HTMLElement> {
+  await until(() => $$(el, '.message.agent').some((m) => m.textContent!.includes(includes) && m.getAttribute('aria-busy') === 'false'), `agent reply with "${includes}"`);
+  return $$(el, '.message.agent').filter((m) => m.textContent!.includes(includes)).at(-1)!;
+}
+
+async function record(conversationId: string): Promise<any> {
+  const response = await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } });
+  expect(response.status).to.equal(200);
+  return response.json();
+}
+
+describe('conversation with the reference service', () => {
+  it('applies the fetched configuration: labels and colours of the full agent', async () => {
+    const el = await mountWidget('agent_demo_support');
+    expect($(el, '.launcher')!.textContent!.trim()).to.equal('Need help?');
+    await openPanel(el);
+    const start = button(el, 'Message')!;
+    expect(start, 'start_chat button').to.exist;
+    expect(getComputedStyle(start).backgroundColor).to.equal('rgb(109, 40, 217)');
+    expect(getComputedStyle($(el, '[part~="panel"]')!).borderTopLeftRadius).to.equal('24px');
+    expect($<HTMLInputElement>(el, 'input')!.getAttribute('aria-label')).to.equal('Text message input');
+    expect($<HTMLInputElement>(el, 'input')!.placeholder).to.equal('Send a message...');
+  });
+
+  it('shows the first message as a greeting with dynamic variables, then once from the service', async () => {
+    const el = await mountWidget('agent_demo_support', { 'dynamic-variables': '{"customer_name":"Ada"}' });
+    await openPanel(el);
+    expect(messages(el)).to.deep.equal([{ role: 'agent', text: "Hi Ada! I'm the Acme assistant. How can I help?" }]);
+    button(el, 'Message')!.click();
+    await until(() => $(el, '[part~="status"]')!.textContent === 'Chatting with AI agent', 'connected');
+    await lastAgentText(el, 'Hi Ada!');
+    expect(messages(el).filter((m) => m.text.includes('Hi Ada!'))).to.have.length(1);
+  });
+
+  it('holds a text conversation: Enter sends, the reply streams in parts and ends as the whole markdown text', async () => {
+    const el = await mountWidget('agent_demo_support');
+    await openPanel(el);
+    const seen = new Set<string>();
+    const observer = new MutationObserver(() => $$(el, '.message.agent').forEach((m) => seen.add(m.textContent!.trim())));
+    observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
+    let conversationId = '';
+    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    // Typed before any conversation: it starts one, waits for the handshake, and is not lost.
+    await sendText(el, 'hello <b>there</b> & welcome');
+    const reply = await lastAgentText(el, 'You said:');
+    observer.disconnect();
+    expect(reply.querySelector('strong')!.textContent).to.equal('hello there & welcome');
+    expect(reply.querySelector('b'), 'raw <b> from user text went through the sanitiser and kept').to.exist;
+    const partials = [...seen].filter((t) => t.startsWith('You said') && t !== reply.textContent!.trim());
+    expect(partials.length, 'partial texts seen while streaming').to.be.greaterThan(1);
+    const user = $$(el, '.message.user')[0]!;
+    expect(user.textContent!.trim()).to.equal('hello <b>there</b> & welcome');
+    expect(user.querySelector('b'), 'user text is never HTML').to.equal(null);
+    expect(conversationId).to.match(/^conv_/);
+    const saved = await record(conversationId);
+    expect(saved.status).to.equal('in-progress');
+    expect(saved.transcript.map((t: any) => t.role)).to.deep.equal(['agent', 'user', 'agent']);
+    expect(saved.transcript[1].message).to.equal('hello <b>there</b> & welcome');
+    expect(saved.conversation_initiation_client_data.conversation_config_override.conversation.text_only).to.equal(true);
+    expect(saved.metadata.pongs_received, 'pong answered').to.be.greaterThan(0);
+  });
+
+  it("applies the link policy to the agent's real reply", async () => {
+    const el = await mountWidget('agent_demo_support');
+    await openPanel(el);
+    await sendText(el, 'show me links');
+    const reply = await lastAgentText(el, 'Here are some links');
+    const links = [...reply.querySelectorAll('a')];
+    expect(links.map((a) => a.textContent)).to.deep.equal(['pricing', 'docs', 'www']);
+    expect(links.map((a) => a.href)).to.deep.equal(['https://acme.example/pricing', 'https://docs.acme.example/start', 'https://www.acme.example/about']);
+    for (const a of links) {
+      expect(a.target).to.equal('_blank');
+      expect(a.rel).to.equal('noopener noreferrer');
+    }
+    for (const text of ['phish', 'plain http', 'run', 'sub', 'cover']) expect(reply.textContent, text).to.contain(text);
+    expect(reply.querySelector('script, img, [onerror], [style]')).to.equal(null);
+  });
+
+  it('ends the conversation from the End button and tells the visitor; the record is done', async () => {
+    const el = await mountWidget('agent_demo_support');
+    await openPanel(el);
+    let conversationId = '';
+    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    button(el, 'Message')!.click();
+    await until(() => conversationId, 'conversation started');
+    const ended = new Promise<string>((resolve) => el.addEventListener('voice-agent-conversation-end', (e) => resolve(e.detail.reason)));
+    button(el, 'End')!.click();
+    expect(await ended).to.equal('user');
+    await el.updateComplete;
+    expect($(el, '[part~="notice"]')!.textContent).to.equal('You ended the conversation');
+    expect($<HTMLInputElement>(el, 'input')!.placeholder).to.equal('Start a new conversation');
+    expect(button(el, 'End')).to.equal(undefined);
+    let saved: any;
+    await until(async () => {
+      saved = await record(conversationId);
+      return saved.status === 'done';
+    }, 'record done');
+    expect(saved.metadata.termination_reason).to.equal('client_ended');
+  });
+
+  it('shows when the agent ends the conversation, and a new message starts a new one', async () => {
+    const el = await mountWidget('agent_minimal');
+    await openPanel(el);
+    await sendText(el, 'ok bye');
+    await until(() => $(el, '[part~="notice"]')?.textContent === 'The agent ended the conversation', 'agent ended notice');
+    await sendText(el, 'hello again');
+    await lastAgentText(el, 'You said: hello again');
+    expect($$(el, '[part~="notice"]')).to.have.length(1);
+  });
+
+  it('answers a client tool call with the page handler, and an unknown tool with is_error', async () => {
+    const el = await mountWidget('agent_minimal');
+    el.clientToolHandler = async (name) => (name === 'get_page_time' ? 'twelve o’clock' : Promise.reject(new Error('no such tool')));
+    await openPanel(el);
+    await sendText(el, 'what time is it');
+    await lastAgentText(el, 'The page answered: twelve o’clock');
+    el.clientToolHandler = null;
+    await sendText(el, 'use a tool');
+    await lastAgentText(el, 'The tool failed:');
+  });
+
+  it('uses the text-contents attribute over the configuration, and survives bad dynamic-variables', async () => {
+    const { result: el, errors } = await captureConsole(() =>
+      mountWidget('agent_demo_support', { 'text-contents': '{"main_label":"Ask Acme","send_message":"Go"}', 'dynamic-variables': '{not json' }),
+    );
+    expect(errors.some((e) => e.includes('dynamic-variables is not JSON'))).to.equal(true);
+    expect($(el, '.launcher')!.textContent!.trim()).to.equal('Ask Acme');
+    await openPanel(el);
+    expect(button(el, 'Go')).to.exist;
+    await sendText(el, 'hi');
+    await lastAgentText(el, 'You said: hi');
+  });
+
+  it('shows a small error state and names the cause in the console for an unknown agent (404)', async () => {
+    const { result: el, errors } = await captureConsole(() => mountWidget('no_such_agent'));
+    const error = $(el, '[part~="error"]')!;
+    expect(error.getAttribute('role')).to.equal('alert');
+    expect(error.textContent!.trim()).to.equal('An error occurred');
+    expect(errors.some((e) => e.includes('no_such_agent') && e.includes('404'))).to.equal(true);
+  });
+
+  it('shows the error state for a bad server-url and a missing agent-id, without throwing', async () => {
+    const bad = await captureConsole(() => mountWidget('agent_minimal', { 'server-url': 'javascript:alert(1)' }));
+    await bad.result.updateComplete;
+    expect($(bad.result, '[part~="error"]')).to.exist;
+    expect(bad.errors.some((e) => e.includes('server-url'))).to.equal(true);
+    const missing = await captureConsole(() => mountWidget(''));
+    expect($(missing.result, '[part~="error"]')).to.exist;
+    expect(missing.errors.some((e) => e.includes('agent-id'))).to.equal(true);
+  });
+});

@@ -1,0 +1,178 @@
+import { expect } from '@open-wc/testing';
+import { ConversationSession, parseServerMessage, type SessionEnd } from '../../../src/client/index.js';
+
+/** A scripted stand-in for the browser's WebSocket: records what the session sends; the test plays the service. */
+class FakeSocket extends EventTarget {
+  static last: FakeSocket | null = null;
+  readyState = 0;
+  sent: Record<string, unknown>[] = [];
+  closedWith: number | null = null;
+  onopen: ((e: Event) => void) | null = null;
+  onmessage: ((e: MessageEvent) => void) | null = null;
+  onclose: ((e: CloseEvent) => void) | null = null;
+  constructor(readonly url: string) {
+    super();
+    FakeSocket.last = this;
+  }
+  send(frame: string): void {
+    if (this.readyState !== 1) throw new Error('send before open');
+    this.sent.push(JSON.parse(frame));
+  }
+  close(code: number): void {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+  serverSends(message: unknown): void {
+    this.onmessage?.(new MessageEvent('message', { data: typeof message === 'string' ? message : JSON.stringify(message) }));
+  }
+  serverCloses(code: number, reason = ''): void {
+    this.readyState = 3;
+    this.onclose?.(new CloseEvent('close', { code, reason }));
+  }
+}
+
+const METADATA = {
+  type: 'conversation_initiation_metadata',
+  conversation_initiation_metadata_event: { conversation_id: 'conv_1', agent_output_audio_format: 'pcm_24000', user_input_audio_format: 'pcm_16000' },
+};
+
+function newSession(handshakeTimeoutMs = 2000): { session: ConversationSession; socket: () => FakeSocket; ended: SessionEnd[] } {
+  const session = new ConversationSession({
+    url: 'ws://service.test/v1/voiceai/conversation?agent_id=a',
+    initiation: { dynamic_variables: { customer_name: 'Ada' }, conversation_config_override: { conversation: { text_only: true } } },
+    WebSocket: FakeSocket as unknown as typeof WebSocket,
+    handshakeTimeoutMs,
+  });
+  const ended: SessionEnd[] = [];
+  session.addEventListener('ended', (e) => ended.push(e.detail));
+  return { session, socket: () => FakeSocket.last!, ended };
+}
+
+describe('ConversationSession', () => {
+  it('sends the initiation first, holds typed text until the metadata, then sends it (PROTOCOL.md 3)', async () => {
+    const { session, socket } = newSession();
+    const started = session.start();
+    session.sendUserMessage('typed early');
+    expect(session.sendUserAudioChunk('AAAA')).to.equal(false);
+    socket().open();
+    expect(socket().sent).to.have.length(1);
+    expect(socket().sent[0]).to.deep.include({ type: 'conversation_initiation_client_data', dynamic_variables: { customer_name: 'Ada' } });
+    expect(socket().sent[0]!['source_info']).to.deep.equal({ source: 'widget', version: '0.1.0' });
+    expect(socket().sent[0]!['conversation_config_override']).to.deep.equal({ conversation: { text_only: true } });
+    socket().serverSends(METADATA);
+    await started;
+    expect(session.status).to.equal('connected');
+    expect(session.conversationId).to.equal('conv_1');
+    expect(session.agentOutputAudioFormat).to.equal('pcm_24000');
+    expect(socket().sent.slice(1)).to.deep.equal([{ type: 'user_message', text: 'typed early' }]);
+    expect(session.sendUserAudioChunk('AAAA')).to.equal(true);
+    expect(socket().sent.at(-1)).to.deep.equal({ user_audio_chunk: 'AAAA' });
+  });
+
+  it('answers each ping with a pong of the same event_id at once', async () => {
+    const { session, socket } = newSession();
+    const started = session.start();
+    socket().open();
+    socket().serverSends(METADATA);
+    await started;
+    socket().serverSends({ type: 'ping', ping_event: { event_id: 7, ping_ms: 30 } });
+    expect(socket().sent.at(-1)).to.deep.equal({ type: 'pong', event_id: 7 });
+  });
+
+  it('dispatches typed events named after the message types, and ignores garbage and unknown types', async () => {
+    const { session, socket } = newSession();
+    const seen: string[] = [];
+    session.addEventListener('agent_chat_response_part', (e) => seen.push(`part:${e.detail.text_response_part.type}:${e.detail.text_response_part.text ?? ''}`));
+    session.addEventListener('agent_response', (e) => seen.push(`response:${e.detail.agent_response_event.agent_response}`));
+    session.addEventListener('client_tool_call', (e) => seen.push(`tool:${e.detail.client_tool_call.tool_name}`));
+    const started = session.start();
+    socket().open();
+    socket().serverSends(METADATA);
+    await started;
+    socket().serverSends('not json {');
+    socket().serverSends({ type: 'something_new', x: 1 });
+    socket().serverSends({ type: 'agent_response', agent_response_event: { event_id: 'one', agent_response: 'bad id' } });
+    socket().serverSends({ type: 'agent_chat_response_part', text_response_part: { type: 'start', text: '', event_id: 2 } });
+    socket().serverSends({ type: 'agent_chat_response_part', text_response_part: { type: 'delta', text: 'Hel', event_id: 2 } });
+    socket().serverSends({ type: 'agent_response', agent_response_event: { event_id: 2, agent_response: 'Hello' } });
+    socket().serverSends({ type: 'client_tool_call', client_tool_call: { tool_name: 'get_page_time', tool_call_id: 'c1', parameters: {}, event_id: 3 } });
+    expect(seen).to.deep.equal(['part:start:', 'part:delta:Hel', 'response:Hello', 'tool:get_page_time']);
+    expect(session.ignoredFrames).to.equal(3);
+  });
+
+  it('reads a close with 1000 as the agent ending, any other code as an error', async () => {
+    const agentEnds = newSession();
+    const started = agentEnds.session.start();
+    agentEnds.socket().open();
+    agentEnds.socket().serverSends(METADATA);
+    await started;
+    agentEnds.socket().serverCloses(1000);
+    expect(agentEnds.ended).to.have.length(1);
+    expect(agentEnds.ended[0]).to.deep.include({ reason: 'agent', code: 1000, error: null });
+
+    const fails = newSession();
+    const startedToo = fails.session.start();
+    fails.socket().open();
+    fails.socket().serverSends(METADATA);
+    await startedToo;
+    fails.session.sendUserMessage('lost?');
+    fails.socket().serverCloses(1011, 'internal error');
+    expect(fails.ended[0]!.reason).to.equal('error');
+    expect(fails.ended[0]!.code).to.equal(1011);
+    expect(fails.ended[0]!.error?.message).to.contain('1011');
+    expect(fails.session.sendUserMessage('after the end')).to.equal(false);
+  });
+
+  it('gives back the texts that never left when the socket fails before the handshake', async () => {
+    const { session, socket, ended } = newSession();
+    const started = session.start();
+    session.sendUserMessage('first');
+    session.sendUserMessage('second');
+    socket().serverCloses(1006);
+    let rejected: Error | null = null;
+    await started.catch((error: Error) => (rejected = error));
+    expect(rejected).to.be.instanceOf(Error);
+    expect(ended[0]!.reason).to.equal('error');
+    expect(ended[0]!.unsent).to.deep.equal(['first', 'second']);
+  });
+
+  it('fails when no metadata comes in time, and closes the socket', async () => {
+    const { session, socket, ended } = newSession(50);
+    const started = session.start();
+    socket().open();
+    let rejected: Error | null = null;
+    await started.catch((error: Error) => (rejected = error));
+    expect(rejected!.message).to.contain('no conversation_initiation_metadata within 50 ms');
+    expect(ended[0]!.reason).to.equal('error');
+    expect(socket().closedWith).to.equal(1000);
+  });
+
+  it('end() closes with 1000 and reports the visitor as the one who ended it, once', async () => {
+    const { session, socket, ended } = newSession();
+    const started = session.start();
+    socket().open();
+    socket().serverSends(METADATA);
+    await started;
+    session.end();
+    session.end();
+    expect(socket().closedWith).to.equal(1000);
+    expect(ended).to.have.length(1);
+    expect(ended[0]!.reason).to.equal('user');
+  });
+});
+
+describe('parseServerMessage', () => {
+  it('refuses frames that are not objects with a string type, or miss a required field', () => {
+    expect(parseServerMessage('[]')).to.equal(null);
+    expect(parseServerMessage('{"type":3}')).to.equal(null);
+    expect(parseServerMessage(new ArrayBuffer(4))).to.equal(null);
+    expect(parseServerMessage('{"type":"agent_response","agent_response_event":{"event_id":1}}')).to.equal(null);
+    expect(parseServerMessage('{"type":"ping","ping_event":{"event_id":"x"}}')).to.equal(null);
+    expect(parseServerMessage('{"type":"vad_score","vad_score_event":{"vad_score":0.5}}')).to.deep.equal({ type: 'vad_score', vad_score_event: { vad_score: 0.5 } });
+    expect(parseServerMessage('{"type":"toString"}')).to.deep.equal({ type: 'toString', unknown: true });
+  });
+});

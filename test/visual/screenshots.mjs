@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// npm run screenshots: starts the demo (demo/serve.mjs) on a free port, drives the real script-tag widget in
+// Chromium (playwright-core) through its states, and writes PNGs into screenshots/ (git-ignored).
+// Needs a built dist/ (npm run build). Environment: CHROMIUM_PATH (default /usr/bin/chromium).
+// Locators are role/label based (they pierce shadow DOM); waits are on visible text, never fixed sleeps.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startDemo } from '../../demo/serve.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const OUT_DIR = path.join(ROOT, 'screenshots');
+const BUNDLE = path.join(ROOT, 'dist', 'voice-agent-widget.js');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 390, height: 844 };
+const TIMEOUT_MS = 15000;
+
+/** @type {Awaited<ReturnType<typeof startDemo>> | null} */
+let demo = null;
+/** @type {import('playwright-core').Browser | null} */
+let browser = null;
+/** Lines the service logged, shown when a step fails. */
+const serviceLog = [];
+/** Uncaught errors of any page: a run with one fails. */
+const pageErrors = [];
+/** The step that runs, for the failure report. */
+let step = 'start';
+
+async function cleanup() {
+  const b = browser;
+  browser = null;
+  const d = demo;
+  demo = null;
+  await b?.close().catch(() => {});
+  await d?.close().catch(() => {});
+}
+
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => {
+    console.error(`\nInterrupted (${signal}); stopping the browser and the demo.`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+/** @param {import('playwright-core').Page} page @param {string} name */
+async function shoot(page, name) {
+  const file = path.join(OUT_DIR, name);
+  await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
+  console.log(path.relative(process.cwd(), file) || file);
+}
+
+/** @param {import('playwright-core').BrowserContext} context */
+async function newPage(context) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT_MS);
+  page.on('pageerror', (error) => pageErrors.push(`${step}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') console.log(`  [browser ${message.type()}] ${message.text()}`);
+  });
+  return page;
+}
+
+/** Loads the demo page for an agent and waits until the widget's launcher is ready (named by the agent's main_label). */
+async function openDemo(/** @type {import('playwright-core').Page} */ page, /** @type {string | null} */ agentId, /** @type {string} */ launcherName) {
+  const url = new URL(demo.url);
+  if (agentId) url.searchParams.set('agent-id', agentId);
+  await page.goto(url.href);
+  await page.getByRole('combobox', { name: 'Agent shown in the widget' }).and(page.locator(':enabled')).waitFor();
+  const launcher = page.getByRole('button', { name: launcherName, exact: true });
+  await launcher.waitFor();
+  return launcher;
+}
+
+/** Waits until no agent message is streaming (`aria-busy="true"` on a transcript message). */
+async function waitForReplyDone(/** @type {import('playwright-core').Page} */ page) {
+  const streaming = page.locator('[part~="agent-message"][aria-busy="true"]');
+  const deadline = Date.now() + TIMEOUT_MS;
+  while ((await streaming.count()) > 0) {
+    if (Date.now() > deadline) throw new Error('an agent reply was still streaming after 15 s');
+    await page.waitForTimeout(50);
+  }
+}
+
+async function main() {
+  if (!existsSync(BUNDLE)) {
+    console.error('dist/voice-agent-widget.js is missing: run npm run build first.');
+    process.exitCode = 1;
+    return;
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.error(`Chromium not found at ${CHROMIUM}: set CHROMIUM_PATH.`);
+    process.exitCode = 1;
+    return;
+  }
+  mkdirSync(OUT_DIR, { recursive: true });
+
+  demo = await startDemo({ port: 0, host: '127.0.0.1', log: (line) => serviceLog.push(line) });
+  console.log(`Demo on ${demo.url}`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+
+  // ---------------------------------------------------------------- desktop, light
+  const desktop = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
+  let page = await newPage(desktop);
+
+  step = '01-closed';
+  const launcher = await openDemo(page, null, 'Need help?');
+  await shoot(page, '01-closed.png');
+
+  step = '02-open';
+  await launcher.click();
+  await page.getByText("Hi Ada! I'm the Acme assistant. How can I help?").waitFor();
+  await shoot(page, '02-open.png');
+
+  step = '03-conversation';
+  await page.getByRole('button', { name: 'Message', exact: true }).click();
+  const input = page.getByRole('textbox', { name: 'Text message input' });
+  await page.getByText('Chatting with AI agent').waitFor();
+  await input.fill('Hello there');
+  await input.press('Enter');
+  await page.getByText('Ask me for links, a tool, some markdown, or say bye.').waitFor();
+  await waitForReplyDone(page);
+  await input.fill('show me links');
+  await input.press('Enter');
+  await page.getByText('Here are some links to check the link policy').waitFor();
+  await page.getByRole('link', { name: 'pricing', exact: true }).waitFor();
+  await waitForReplyDone(page);
+  await page.getByText('cover', { exact: false }).last().waitFor();
+  await shoot(page, '03-conversation.png');
+
+  step = '04-ended';
+  await page.getByRole('button', { name: 'End', exact: true }).click();
+  await page.getByText('You ended the conversation').waitFor();
+  await shoot(page, '04-ended.png');
+
+  step = '05-minimal-agent';
+  await page.close();
+  page = await newPage(desktop);
+  await (await openDemo(page, 'agent_minimal', 'Need help?')).click();
+  await page.getByText('Hello! How can I help you today?').waitFor();
+  await shoot(page, '05-minimal-agent.png');
+
+  step = '06-text-only-agent';
+  await page.close();
+  page = await newPage(desktop);
+  await (await openDemo(page, 'agent_text_only', 'Chat with us')).click();
+  await page.getByText('Hi there! I only chat in text.', { exact: false }).waitFor();
+  await shoot(page, '06-text-only-agent.png');
+
+  step = '07-error-404';
+  await page.close();
+  page = await newPage(desktop);
+  await page.goto(`${demo.url}?agent-id=no_such_agent`);
+  await page.getByRole('alert').filter({ hasText: 'An error occurred' }).waitFor();
+  await page.getByRole('combobox', { name: 'Agent shown in the widget' }).and(page.locator(':enabled')).waitFor();
+  await shoot(page, '07-error-404.png');
+  await page.close();
+  await desktop.close();
+
+  // ---------------------------------------------------------------- mobile
+  step = '08-mobile-open';
+  const mobile = await browser.newContext({ viewport: MOBILE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light', reducedMotion: 'reduce' });
+  page = await newPage(mobile);
+  await (await openDemo(page, null, 'Need help?')).click();
+  await page.getByText("Hi Ada! I'm the Acme assistant. How can I help?").waitFor();
+  await shoot(page, '08-mobile-open.png');
+  await mobile.close();
+
+  // ---------------------------------------------------------------- desktop, dark OS theme
+  step = '09-dark-page';
+  const dark = await browser.newContext({ viewport: DESKTOP, colorScheme: 'dark', reducedMotion: 'reduce' });
+  page = await newPage(dark);
+  await (await openDemo(page, null, 'Need help?')).click();
+  await page.getByText("Hi Ada! I'm the Acme assistant. How can I help?").waitFor();
+  await shoot(page, '09-dark-page.png');
+  await dark.close();
+
+  if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n  ${pageErrors.join('\n  ')}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.exitCode = 1;
+  console.error(`\nScreenshots failed at step ${step}: ${error instanceof Error ? error.message : String(error)}`);
+  if (serviceLog.length > 0) console.error(`Service log (last lines):\n  ${serviceLog.slice(-15).join('\n  ')}`);
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,48 @@
+/** Helpers for tests that drive the real element against the reference service (test/integration, test/component). */
+import { fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { serviceUrl } from '/__service__.js';
+import '../src/define.js';
+import type { VoiceAgentWidget } from '../src/widget/voice-agent-widget.js';
+import { until } from './helpers.js';
+
+export { serviceUrl };
+
+/** Mounts `<voice-agent-widget>` for `agentId` against the reference service and waits until it settled (ready or error). */
+export async function mountWidget(agentId: string, attributes: Record<string, string> = {}): Promise<VoiceAgentWidget> {
+  const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="error"]'), `widget ${agentId} settled`);
+  await el.updateComplete;
+  return el;
+}
+
+/** The element's shadow root, typed. */
+export const shadow = (el: VoiceAgentWidget): ShadowRoot => el.shadowRoot!;
+export const $ = <T extends Element = HTMLElement>(el: VoiceAgentWidget, selector: string): T | null => shadow(el).querySelector<T>(selector);
+export const $$ = <T extends Element = HTMLElement>(el: VoiceAgentWidget, selector: string): T[] => [...shadow(el).querySelectorAll<T>(selector)];
+
+/** A button of the widget by its accessible text (its text content or aria-label). */
+export function button(el: VoiceAgentWidget, name: string): HTMLButtonElement | undefined {
+  return $$<HTMLButtonElement>(el, 'button').find((b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim() === name);
+}
+
+/** Opens the panel through the launcher, as a visitor would. */
+export async function openPanel(el: VoiceAgentWidget): Promise<void> {
+  $<HTMLButtonElement>(el, '.launcher')!.click();
+  await until(() => $(el, '[part~="panel"]'), 'panel open');
+  await el.updateComplete;
+}
+
+/** Types `text` into the composer with the real keyboard (Playwright) and presses Enter. */
+export async function sendText(el: VoiceAgentWidget, text: string): Promise<void> {
+  $<HTMLInputElement>(el, 'input[part~="input"]')!.focus();
+  await sendKeys({ type: text });
+  await sendKeys({ press: 'Enter' });
+  await el.updateComplete;
+}
+
+/** Texts of the transcript's messages, agent and user, in order. */
+export function messages(el: VoiceAgentWidget): { role: string; text: string }[] {
+  return $$(el, '.message').map((m) => ({ role: m.classList.contains('agent') ? 'agent' : 'user', text: m.textContent!.trim() }));
+}
