@@ -2,31 +2,51 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { startService } from './demo/service/service.mjs';
+import { createService } from './demo/service/service.mjs';
 import { countReporter } from './test/count-reporter.mjs';
 
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
- * Starts the reference Voice Agent Service on 127.0.0.1 (a port of its own, so the widget talks to
- * another origin as on a real site) and tells the tests where it is through the virtual module
- * `/__service__.js`: `export const serviceUrl, apiKey`.
+ * Starts the reference Voice Agent Service on 127.0.0.1 (a port of its own, so the widget talks to another origin
+ * as on a real site), serving also the freshly built script-tag bundle at `/voice-agent-widget.js` as a service that
+ * hosts the widget would. Tells the tests where it is through the virtual module `/__service__.js`:
+ * `export const serviceUrl, apiKey`.
  */
 function referenceServicePlugin() {
-  let running;
+  let server;
+  let service;
+  let serviceUrl;
   return {
     name: 'reference-service',
     async serverStart() {
-      running = await startService({ port: 0, log: () => {}, replyDelayMs: 5 });
+      // The script-tag tests load the real IIFE bundle: build it from the current source (about 2 s).
+      execFileSync('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'error'], { stdio: 'inherit' });
+      const bundle = readFileSync(new URL('./dist/voice-agent-widget.js', import.meta.url));
+      service = createService({ log: () => {}, replyDelayMs: 5 });
+      server = createServer((req, res) => {
+        if (service.handleRequest(req, res)) return;
+        if (req.url === '/voice-agent-widget.js') {
+          res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(bundle);
+        } else res.writeHead(404).end();
+      });
+      server.on('upgrade', (req, socket, head) => service.handleUpgrade(req, socket, head) || socket.destroy());
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      serviceUrl = `http://127.0.0.1:${server.address().port}`;
     },
     async serverStop() {
-      await running?.close();
+      await service?.close();
+      server?.closeAllConnections();
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
     },
     serve(context) {
       if (context.path === '/__service__.js') {
         return {
-          body: `export const serviceUrl = ${JSON.stringify(running.url)};\nexport const apiKey = ${JSON.stringify(running.apiKey)};\n`,
+          body: `export const serviceUrl = ${JSON.stringify(serviceUrl)};\nexport const apiKey = ${JSON.stringify(service.apiKey)};\n`,
           type: 'js',
         };
       }

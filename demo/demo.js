@@ -42,10 +42,17 @@ function onConversationEvent(event) {
   if (id && id !== record.id) showRecord(id);
 }
 
+/** The conversation ended: read its record now rather than at the next poll. */
+function onConversationEndEvent(/** @type {Event} */ event) {
+  const detail = /** @type {CustomEvent} */ (event).detail;
+  if (detail && detail.conversationId && detail.conversationId === record.id && !record.finished) void fetchRecord();
+}
+
 /** Replaces the widget with a new one for this agent. */
 function mountWidget(/** @type {string} */ agentId) {
   if (widget) {
     widget.removeEventListener('voice-agent-conversation', onConversationEvent);
+    widget.removeEventListener('voice-agent-conversation-end', onConversationEndEvent);
     widget.remove();
   }
   const element = document.createElement(TAG);
@@ -54,6 +61,7 @@ function mountWidget(/** @type {string} */ agentId) {
   element.setAttribute('dynamic-variables', DYNAMIC_VARIABLES);
   /** @type {any} */ (element).clientToolHandler = clientToolHandler;
   element.addEventListener('voice-agent-conversation', onConversationEvent);
+  element.addEventListener('voice-agent-conversation-end', onConversationEndEvent);
   document.body.append(element);
   widget = element;
 }

@@ -31,8 +31,9 @@ export function renderTranscript(
   texts: TextContents,
   policy: LinkPolicy,
   greeting: { owner: object; text: string } | null,
+  onScroll: (event: Event) => void,
 ): TemplateResult {
-  return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.main_label} tabindex="0">
+  return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
     ${greeting
       ? html`<div part="message agent-message" class="message agent greeting">${agentContent(greeting.owner, greeting.text, policy)}</div>`
       : nothing}

@@ -33,13 +33,31 @@ export const widgetStyles = css`
   .root {
     position: fixed;
     z-index: 2147483000;
-    right: var(--_overlay-padding);
-    bottom: var(--_overlay-padding);
     display: flex;
     flex-direction: column;
     align-items: flex-end;
     gap: 12px;
     max-width: calc(100vw - 2 * var(--_overlay-padding));
+    bottom: var(--_overlay-padding);
+    right: var(--_overlay-padding);
+  }
+  /* placement (PROTOCOL.md section 2): the launcher sits in that place; the panel opens towards the middle */
+  .root[class*='top'] {
+    top: var(--_overlay-padding);
+    bottom: auto;
+    flex-direction: column-reverse;
+  }
+  .root[class*='left'] {
+    left: var(--_overlay-padding);
+    right: auto;
+    align-items: flex-start;
+  }
+  .root.top,
+  .root.bottom {
+    right: auto;
+    left: 50%;
+    transform: translateX(-50%);
+    align-items: center;
   }
   button {
     font: inherit;
@@ -77,8 +95,8 @@ export const widgetStyles = css`
     color: var(--_base-subtle);
   }
   .error-state {
-    color: var(--_base-error);
     border-color: var(--_base-error);
+    box-shadow: 0 0 0 1px var(--_base-error), 0 4px 16px rgb(0 0 0 / 0.12);
   }
   .avatar {
     flex: none;
@@ -93,7 +111,7 @@ export const widgetStyles = css`
     height: 40px;
   }
   .error-state .avatar {
-    filter: grayscale(1);
+    background: var(--_base-error);
   }
   .panel {
     display: flex;
@@ -155,7 +173,9 @@ export const widgetStyles = css`
     background: var(--_accent-active);
   }
   .send:disabled {
-    opacity: 0.55;
+    border-color: var(--_base-border);
+    background: var(--_base-active);
+    color: var(--_base-subtle);
   }
   .transcript {
     flex: 1;

@@ -6,7 +6,7 @@ import { DEFAULT_TEXTS, MAX_TEXT_LENGTH } from '../config/defaults.js';
 import { firstMessageFor, fillDynamicVariables, resolveTexts } from '../config/texts.js';
 import { resolveTheme, themeRule } from '../config/theme.js';
 import { TEXT_KEYS, type TextContents, type WidgetConfig } from '../config/types.js';
-import { isRecord, preview } from '../config/validate.js';
+import { isRecord, preview, resolveWidgetConfig } from '../config/validate.js';
 import type { LinkPolicy } from '../markdown/link-policy.js';
 import { renderAvatar } from './avatar.js';
 import { ConfigController } from './config-controller.js';
@@ -101,6 +101,8 @@ export class VoiceAgentWidget extends LitElement {
   }
 
   private configSheet: CSSStyleSheet | null = null;
+  private themeRule = '';
+  private pinnedToEnd = true;
   private parsedVariables: Record<string, string | number | boolean> = {};
   private parsedTexts: Partial<TextContents> = {};
   private attributeProblem = '';
@@ -126,6 +128,7 @@ export class VoiceAgentWidget extends LitElement {
 
   protected override updated(): void {
     this.applyTheme();
+    this.followTranscript();
   }
 
   private loadConfig(): void {
@@ -169,17 +172,31 @@ export class VoiceAgentWidget extends LitElement {
     return this.policy;
   }
 
-  /** Puts the configuration's validated colours and sizes in this element's own adopted stylesheet (CSP-safe). */
+  /**
+   * Puts the validated colours and sizes in this element's own adopted stylesheet (CSP-safe): the configuration's
+   * once read, the defaults before that (loading and error states).
+   */
   private applyTheme(): void {
-    const config = this.configController.config;
     const root = this.shadowRoot;
-    if (!config || !root || !('adoptedStyleSheets' in root)) return;
+    if (!root) return;
     if (!this.configSheet) {
       this.configSheet = new CSSStyleSheet();
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.configSheet];
     }
-    const rule = themeRule(resolveTheme(config));
-    if (this.configSheet.cssRules[0]?.cssText !== rule) this.configSheet.replaceSync(rule);
+    const rule = themeRule(resolveTheme(this.configController.config ?? resolveWidgetConfig({}, () => {}, location.href)));
+    if (rule !== this.themeRule) this.configSheet.replaceSync((this.themeRule = rule));
+  }
+
+  /** Keeps the newest transcript line in view, unless the visitor scrolled up to read. */
+  private followTranscript(): void {
+    const log = this.renderRoot.querySelector('.transcript');
+    if (!log) return;
+    if (this.pinnedToEnd) log.scrollTop = log.scrollHeight;
+  }
+
+  private onTranscriptScroll(event: Event): void {
+    const log = event.currentTarget as HTMLElement;
+    this.pinnedToEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
   }
 
   private sessionOptions(config: WidgetConfig): SessionOptions {
@@ -239,9 +256,8 @@ export class VoiceAgentWidget extends LitElement {
         return texts.connecting_status;
       case 'connected':
         return texts.chatting_status;
-      case 'ended':
-        return this.conversation.error ? texts.error_occurred : '';
       default:
+        // idle, and ended: how it ended is the transcript's last line (announced there once, not twice)
         return '';
     }
   }
@@ -276,7 +292,7 @@ export class VoiceAgentWidget extends LitElement {
         </button>
       </div>
       ${config.transcript_enabled || config.text_input_enabled
-        ? renderTranscript(transcript, texts, this.linkPolicy(config), greetingText ? { owner: config, text: greetingText } : null)
+        ? renderTranscript(transcript, texts, this.linkPolicy(config), greetingText ? { owner: config, text: greetingText } : null, this.onTranscriptScroll)
         : nothing}
       <div class="actions">
         ${!active && config.text_input_enabled
@@ -305,14 +321,14 @@ export class VoiceAgentWidget extends LitElement {
     const texts = this.texts;
     const { status, config } = this.configController;
     if (this.attributeProblem || status === 'error') {
-      return html`<div part="root" class="root">
+      return html`<div part="root" class="root bottom-right">
         <div part="error" class="error-state" role="alert">${renderAvatar()}<span>${texts.error_occurred}</span></div>
       </div>`;
     }
     if (!config || status !== 'ready') {
-      return html`<div part="root" class="root">${this.renderLauncher(texts, true)}</div>`;
+      return html`<div part="root" class="root bottom-right">${this.renderLauncher(texts, true)}</div>`;
     }
-    return html`<div part="root" class="root ${this.open ? 'open' : ''}">
+    return html`<div part="root" class="root ${config.placement}">
       ${this.open ? this.renderPanel(config, texts) : nothing} ${this.renderLauncher(texts, false)}
     </div>`;
   }

@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { captureConsole, until } from '../helpers.js';
-import { $, button, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
+import { $, $$, button, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
 const focused = (el: VoiceAgentWidget): Element | null => el.shadowRoot!.activeElement;
@@ -70,7 +70,7 @@ describe('<voice-agent-widget> keyboard', () => {
       names.push(active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '');
     }
     // Backwards from the launcher: the input (send is disabled while empty), the start button, the transcript, collapse.
-    expect(names.slice(0, 4)).to.deep.equal(['Text message input', 'Message', 'Need help?', 'Collapse']);
+    expect(names.slice(0, 4)).to.deep.equal(['Text message input', 'Message', 'Chatting with AI agent', 'Collapse']);
   });
 });
 
@@ -95,5 +95,32 @@ describe('<voice-agent-widget> theming', () => {
     expect(style.letterSpacing).to.equal('normal');
     expect(style.color).to.not.equal('rgb(250, 0, 0)');
     expect(getComputedStyle(el).textAlign).to.equal('start');
+  });
+});
+
+describe('<voice-agent-widget> layout', () => {
+  it('floats in the configured place, also in the error state (default tokens before any configuration)', async () => {
+    const textOnly = await mountWidget('agent_text_only');
+    const left = $(textOnly, '.launcher')!.getBoundingClientRect();
+    expect(getComputedStyle($(textOnly, '[part~="root"]')!).position).to.equal('fixed');
+    expect(left.left).to.be.closeTo(Number.parseFloat(getComputedStyle(textOnly).getPropertyValue('--_overlay-padding')), 1);
+    const { result: failed } = await captureConsole(() => mountWidget('no_such_agent'));
+    const error = $(failed, '[part~="error"]')!.getBoundingClientRect();
+    expect(innerWidth - error.right).to.be.closeTo(32, 1);
+    expect(innerHeight - error.bottom).to.be.closeTo(32, 1);
+  });
+
+  it('keeps the newest transcript line in view', async () => {
+    const el = await mountWidget('agent_minimal');
+    await openPanel(el);
+    for (const text of ['one', 'show me links', 'some markdown']) {
+      await sendText(el, text);
+      await until(() => $$(el, '.message.agent[aria-busy="false"]').length >= 2 && !$(el, '.message.agent[aria-busy="true"]'), `reply to ${text}`);
+    }
+    await until(() => $$(el, '.message.agent').at(-1)!.textContent!.includes('markdown sample'), 'last reply');
+    await el.updateComplete;
+    const log = $(el, '[part~="transcript"]')!;
+    expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
+    expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(2);
   });
 });

@@ -58,7 +58,10 @@ async function newPage(context) {
   page.setDefaultTimeout(TIMEOUT_MS);
   page.on('pageerror', (error) => pageErrors.push(`${step}: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') console.log(`  [browser ${message.type()}] ${message.text()}`);
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    // The 404 agent is expected to fail its configuration read (two console errors); anything else is worth seeing.
+    const expected = step === '07-error-404' && /404|no_such_agent/.test(message.text());
+    console.log(`  [browser ${message.type()}${expected ? ', expected' : ''}] ${message.text().split('\n')[0]}`);
   });
   return page;
 }
@@ -133,6 +136,13 @@ async function main() {
   step = '04-ended';
   await page.getByRole('button', { name: 'End', exact: true }).click();
   await page.getByText('You ended the conversation').waitFor();
+  // The demo page follows the conversation (voice-agent-conversation event): show its record once it is done.
+  const recordHeading = page.getByRole('heading', { name: 'Conversation record' });
+  if (await page.getByText(/^Conversation conv_\w+ is /).isVisible()) {
+    await page.getByText(/^Conversation conv_\w+ has ended \(done\)\.$/).waitFor();
+    await page.getByText('client_ended', { exact: true }).waitFor();
+  }
+  await recordHeading.evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
   await shoot(page, '04-ended.png');
 
   step = '05-minimal-agent';
