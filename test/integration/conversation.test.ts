@@ -140,6 +140,24 @@ describe('conversation with the reference service', () => {
     await lastAgentText(el, 'You said: hi');
   });
 
+  it('closes the socket when the element is removed mid-conversation, and comes back clean when re-added', async () => {
+    const el = await mountWidget('agent_minimal');
+    await openPanel(el);
+    let conversationId = '';
+    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    await sendText(el, 'hello');
+    await lastAgentText(el, 'You said: hello');
+    const parent = el.parentElement!;
+    el.remove();
+    await until(async () => (await record(conversationId)).status === 'done', 'the service saw the socket close');
+    parent.append(el);
+    await el.updateComplete;
+    expect($(el, '[part~="panel"]'), 'panel closed after re-adding').to.equal(null);
+    await openPanel(el);
+    expect(button(el, 'Start a chat'), 'a new conversation can start').to.exist;
+    expect(button(el, 'End')).to.equal(undefined);
+  });
+
   it('shows a small error state and names the cause in the console for an unknown agent (404)', async () => {
     const { result: el, errors } = await captureConsole(() => mountWidget('no_such_agent'));
     const error = $(el, '[part~="error"]')!;
