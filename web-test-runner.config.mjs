@@ -4,9 +4,8 @@ import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createService } from './demo/service/service.mjs';
+import { startService } from './demo/service/service.mjs';
 import { countReporter } from './test/count-reporter.mjs';
 
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -18,35 +17,29 @@ const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
  * `export const serviceUrl, apiKey`.
  */
 function referenceServicePlugin() {
-  let server;
-  let service;
-  let serviceUrl;
+  let running;
   return {
     name: 'reference-service',
     async serverStart() {
       // The script-tag tests load the real IIFE bundle: build it from the current source (about 2 s).
       execFileSync('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'error'], { stdio: 'inherit' });
       const bundle = readFileSync(new URL('./dist/voice-agent-widget.js', import.meta.url));
-      service = createService({ log: () => {}, replyDelayMs: 5 });
-      server = createServer((req, res) => {
-        if (service.handleRequest(req, res)) return;
-        if (req.url === '/voice-agent-widget.js') {
-          res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(bundle);
-        } else res.writeHead(404).end();
+      running = await startService({
+        log: () => {},
+        replyDelayMs: 5,
+        fallback(req, res) {
+          if (req.url === '/voice-agent-widget.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+          else res.writeHead(404).end();
+        },
       });
-      server.on('upgrade', (req, socket, head) => service.handleUpgrade(req, socket, head) || socket.destroy());
-      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-      serviceUrl = `http://127.0.0.1:${server.address().port}`;
     },
     async serverStop() {
-      await service?.close();
-      server?.closeAllConnections();
-      await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+      await running?.close();
     },
     serve(context) {
       if (context.path === '/__service__.js') {
         return {
-          body: `export const serviceUrl = ${JSON.stringify(serviceUrl)};\nexport const apiKey = ${JSON.stringify(service.apiKey)};\n`,
+          body: `export const serviceUrl = ${JSON.stringify(running.url)};\nexport const apiKey = ${JSON.stringify(running.apiKey)};\n`,
           type: 'js',
         };
       }

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createService } from './service/service.mjs';
+import { startService } from './service/service.mjs';
 
 const DEMO_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT_DIR = path.resolve(DEMO_DIR, '..');
@@ -119,9 +119,8 @@ async function exists(file) {
  * @returns {Promise<{url: string, port: number, apiKey: string, server: http.Server, close: () => Promise<void>}>}
  */
 export async function startDemo({ port = 8080, host = '127.0.0.1', apiKey, log } = {}) {
-  const service = createService({ apiKey, log });
-  /** The service's own URL, known once listening. */
-  let serviceUrl = '';
+  /** @type {Awaited<ReturnType<typeof startService>>} */
+  let running;
 
   /** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
   async function handleStatic(req, res) {
@@ -136,9 +135,9 @@ export async function startDemo({ port = 8080, host = '127.0.0.1', apiKey, log }
     if (pathname === '/share.html') return sendFile(req, res, path.join(DEMO_DIR, 'share.html'));
     if (pathname === '/demo-config.json') {
       return sendJson(res, 200, {
-        serviceUrl,
-        apiKey: service.apiKey,
-        agents: [...service.agents.values()].map((agent) => ({ agent_id: agent.agent_id, name: agent.name })),
+        serviceUrl: running.url,
+        apiKey: running.apiKey,
+        agents: [...running.service.agents.values()].map((agent) => ({ agent_id: agent.agent_id, name: agent.name })),
       });
     }
     if (pathname === '/favicon.ico') {
@@ -157,50 +156,18 @@ export async function startDemo({ port = 8080, host = '127.0.0.1', apiKey, log }
     return sendText(res, 404, 'Not found');
   }
 
-  const server = http.createServer((req, res) => {
-    if (service.handleRequest(req, res)) return;
-    handleStatic(req, res).catch((error) => {
-      if (!res.headersSent) sendText(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
-      else res.destroy();
-    });
+  running = await startService({
+    port,
+    host,
+    apiKey,
+    log,
+    fallback: (req, res) =>
+      handleStatic(req, res).catch((error) => {
+        if (!res.headersSent) sendText(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+        else res.destroy();
+      }),
   });
-  server.on('upgrade', (req, socket, head) => service.handleUpgrade(req, socket, head) || socket.destroy());
-
-  try {
-    await new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve(undefined);
-      });
-    });
-  } catch (error) {
-    await service.close();
-    throw error;
-  }
-
-  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-  const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
-  serviceUrl = `http://${shownHost}:${address.port}`;
-
-  /** @type {Promise<void> | undefined} */
-  let closing;
-  return {
-    url: `${serviceUrl}/`,
-    port: address.port,
-    apiKey: service.apiKey,
-    server,
-    close() {
-      closing ??= (async () => {
-        await service.close();
-        await new Promise((resolve) => {
-          server.close(() => resolve(undefined));
-          server.closeAllConnections();
-        });
-      })();
-      return closing;
-    },
-  };
+  return { ...running, url: `${running.url}/` };
 }
 
 async function main() {

@@ -1027,13 +1027,15 @@ function pathOf(req) {
 
 /**
  * Starts the service on its own node:http server.
- * @param {ServiceOptions & {port?: number, host?: string}} [options]
+ * `fallback(req, res)` answers the requests that are not the service's (a demo page, a script); without it they get 404.
+ * @param {ServiceOptions & {port?: number, host?: string, fallback?: (req: http.IncomingMessage, res: http.ServerResponse) => void}} [options]
  * @returns {Promise<{url: string, port: number, apiKey: string, service: Service, server: http.Server, close: () => Promise<void>}>}
  */
-export async function startService({ port = 0, host = '127.0.0.1', ...options } = {}) {
+export async function startService({ port = 0, host = '127.0.0.1', fallback, ...options } = {}) {
   const service = createService(options);
   const server = http.createServer((req, res) => {
     if (service.handleRequest(req, res)) return;
+    if (fallback) return fallback(req, res);
     const body = JSON.stringify({ detail: 'Not found' });
     res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
     res.end(body);
@@ -1042,13 +1044,18 @@ export async function startService({ port = 0, host = '127.0.0.1', ...options } 
     if (service.handleUpgrade(req, socket, head)) return;
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(undefined);
+  try {
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve(undefined);
+      });
     });
-  });
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
   const shownHost = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   let closing;
