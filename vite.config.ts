@@ -11,7 +11,7 @@ export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   return {
     // Lit's html`` and css`` literals hold indentation and comments; minify them (src/ only).
-    plugins: [{ ...minifyTemplateLiterals({ include: ['src/**/*.ts'], exclude: ['src/widget/tokens.ts'], failOnError: true }), enforce: 'pre' as const }],
+    plugins: [{ ...minifyTemplateLiterals({ include: ['src/**/*.ts'], failOnError: true }), enforce: 'pre' as const }],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir: 'dist',

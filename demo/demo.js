@@ -1,5 +1,6 @@
-// The demo page: an agent picker that (re)creates <voice-agent-widget>, a client tool, and the conversation record.
-// Plain ES module, no build step. Every text that comes from the network is set with textContent.
+// The demo page: an agent picker that (re)creates <voice-agent-widget>, a client tool, the conversation record, and a
+// live editor of the agent's widget configuration. Plain ES module, no build step. Every text that comes from the
+// network is set with textContent (or as a form control's value).
 
 const TAG = 'voice-agent-widget';
 const DEFAULT_AGENT_ID = 'agent_demo_support';
@@ -12,6 +13,7 @@ const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.get
 const select = /** @type {HTMLSelectElement} */ ($('agent-select'));
 const recordForm = /** @type {HTMLFormElement} */ ($('record-form'));
 const idInput = /** @type {HTMLInputElement} */ ($('conversation-id'));
+const shareLink = /** @type {HTMLAnchorElement} */ ($('share-link'));
 
 /** @type {{serviceUrl: string, apiKey: string, agents: {agent_id: string, name: string}[]}} */
 let config = { serviceUrl: location.origin, apiKey: '', agents: [] };
@@ -66,6 +68,11 @@ function mountWidget(/** @type {string} */ agentId) {
   widget = element;
 }
 
+/** Points "Open the shareable page" at this agent. */
+function updateShareLink(/** @type {string} */ agentId) {
+  shareLink.href = `/share.html?${new URLSearchParams({ 'agent-id': agentId })}`;
+}
+
 /** The agent asked for in the address, else the default. */
 function agentFromUrl() {
   const id = new URLSearchParams(location.search).get('agent-id');
@@ -97,6 +104,8 @@ select.addEventListener('change', () => {
   url.searchParams.set('agent-id', agentId);
   history.replaceState(null, '', url);
   mountWidget(agentId);
+  updateShareLink(agentId);
+  void loadEditor(agentId);
 });
 
 // ------------------------------------------------------------------ conversation record
@@ -239,6 +248,301 @@ document.addEventListener('visibilitychange', () => {
   else if (record.id && !record.finished) void fetchRecord();
 });
 
+// ------------------------------------------------------------------ widget configuration editor
+// Reads the agent with the dev key (GET /v1/convai/agents/{id}), shows platform_settings.widget as JSON, and saves it
+// with PATCH (the service deep-merges; SERVICE-INTERFACE.md 2.7 / 2.11). A save replaces the widget: the preview.
+
+const editorForm = /** @type {HTMLFormElement} */ ($('editor-form'));
+const jsonArea = /** @type {HTMLTextAreaElement} */ ($('config-json'));
+const editorStatus = $('editor-status');
+const saveButton = $('editor-save');
+const resetButton = $('editor-reset');
+const variantField = /** @type {HTMLSelectElement} */ ($('field-variant'));
+const placementField = /** @type {HTMLSelectElement} */ ($('field-placement'));
+const accentPicker = /** @type {HTMLInputElement} */ ($('field-accent-picker'));
+const accentField = /** @type {HTMLInputElement} */ ($('field-accent'));
+const mainLabelField = /** @type {HTMLInputElement} */ ($('field-main-label'));
+const languageField = /** @type {HTMLInputElement} */ ($('field-language'));
+/** The select option that stands for a value in the JSON that the select does not list. */
+const OTHER = '__other';
+const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
+const SHORT_HEX_COLOUR = /^#[0-9a-f]{3}$/i;
+
+/**
+ * Widget fields that the service serves from conversation_config when they are set there (they win over the widget's
+ * own): the editor shows those values and saves them to both places.
+ */
+const CONVERSATION_FIELDS = /** @type {const} */ ([
+  { key: 'first_message', section: 'agent', type: 'string' },
+  { key: 'language', section: 'agent', type: 'string' },
+  { key: 'text_only', section: 'conversation', type: 'boolean' },
+]);
+
+const editor = {
+  /** @type {string | null} the agent whose configuration the editor holds (or is loading) */ agentId: null,
+  loaded: false,
+  busy: false,
+  /** @type {AbortController | null} */ request: null,
+};
+
+/** @param {unknown} value @returns {value is Record<string, any>} */
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Says how the last load or save went, in the aria-live region; `lines` become a list (the 422 details).
+ * @param {string} message @param {string[]} [lines] @param {'info' | 'success' | 'error'} [kind]
+ */
+function setEditorStatus(message, lines = [], kind = 'info') {
+  const paragraph = document.createElement('p');
+  paragraph.textContent = message;
+  /** @type {HTMLElement[]} */
+  const children = [paragraph];
+  if (lines.length > 0) {
+    const list = document.createElement('ul');
+    for (const line of lines) {
+      const item = document.createElement('li');
+      item.textContent = line;
+      list.append(item);
+    }
+    children.push(list);
+  }
+  editorStatus.dataset.kind = kind;
+  editorStatus.replaceChildren(...children);
+}
+
+/** @param {unknown} error */
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The widget configuration as the service serves it: platform_settings.widget, with the conversation_config values
+ * that win over it.
+ * @param {any} agent the agent read (SERVICE-INTERFACE.md 2.7)
+ */
+function widgetOf(agent) {
+  const widget = isRecord(agent?.platform_settings?.widget) ? { ...agent.platform_settings.widget } : {};
+  const cc = isRecord(agent?.conversation_config) ? agent.conversation_config : {};
+  for (const { key, section, type } of CONVERSATION_FIELDS) {
+    const value = isRecord(cc[section]) ? cc[section][key] : undefined;
+    if (typeof value === type) widget[key] = value;
+  }
+  return widget;
+}
+
+/** The PATCH body: the whole widget object, and the conversation_config fields that are in it. */
+function patchBody(/** @type {Record<string, unknown>} */ widget) {
+  /** @type {Record<string, Record<string, unknown>>} */
+  const conversationConfig = {};
+  for (const { key, section } of CONVERSATION_FIELDS) {
+    if (Object.hasOwn(widget, key)) (conversationConfig[section] ??= {})[key] = widget[key];
+  }
+  /** @type {Record<string, unknown>} */
+  const body = { platform_settings: { widget } };
+  if (Object.keys(conversationConfig).length > 0) body.conversation_config = conversationConfig;
+  return body;
+}
+
+/** Parses the textarea: the widget object, or why it is not one. */
+function parseEditor() {
+  let value;
+  try {
+    value = JSON.parse(jsonArea.value);
+  } catch (error) {
+    return { ok: /** @type {const} */ (false), message: messageOf(error) };
+  }
+  if (!isRecord(value)) return { ok: /** @type {const} */ (false), message: 'the configuration must be a JSON object ({ … })' };
+  return { ok: /** @type {const} */ (true), value };
+}
+
+/** @param {unknown} value the text a form field shows for a JSON value */
+const fieldText = (value) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+
+/** Shows a JSON value in a select; a value the select does not list shows as its "other" option. */
+function showInSelect(/** @type {HTMLSelectElement} */ field, /** @type {unknown} */ value) {
+  const other = /** @type {HTMLOptionElement} */ (field.querySelector(`option[value="${OTHER}"]`));
+  const listed = typeof value === 'string' && value !== OTHER && [...field.options].some((option) => option.value === value && !option.hidden);
+  if (value === undefined || listed) {
+    other.hidden = true;
+    field.value = value === undefined ? '' : /** @type {string} */ (value);
+  } else {
+    other.textContent = `${JSON.stringify(value)} (in the JSON; not a known value)`;
+    other.hidden = false;
+    field.value = OTHER;
+  }
+}
+
+/** The form fields follow the JSON. */
+function syncFields(/** @type {Record<string, any>} */ widget) {
+  showInSelect(variantField, widget.variant);
+  showInSelect(placementField, widget.placement);
+  const accent = isRecord(widget.styles) ? widget.styles.accent : undefined;
+  accentField.value = fieldText(accent);
+  syncPicker();
+  mainLabelField.value = fieldText(isRecord(widget.text_contents) ? widget.text_contents.main_label : undefined);
+  languageField.value = fieldText(widget.language);
+}
+
+/** The colour picker follows the accent text when that is a hex colour. */
+function syncPicker() {
+  const text = accentField.value.trim();
+  if (HEX_COLOUR.test(text)) accentPicker.value = text.toLowerCase();
+  else if (SHORT_HEX_COLOUR.test(text)) accentPicker.value = `#${[...text.slice(1)].map((digit) => digit + digit).join('')}`.toLowerCase();
+}
+
+/** Shows a widget object in the editor (pretty JSON) and in the form fields. */
+function showConfig(/** @type {Record<string, unknown>} */ widget) {
+  jsonArea.value = JSON.stringify(widget, null, 2);
+  syncFields(widget);
+}
+
+/**
+ * Writes one form field into the JSON: sets `path` to `value`, or removes the key when `value` is ''.
+ * @param {string} path dotted, e.g. styles.accent @param {string} value
+ */
+function applyField(path, value) {
+  const parsed = parseEditor();
+  if (!parsed.ok) {
+    setEditorStatus(`Fix the JSON first (${parsed.message}): the change to ${path} was not applied.`, [], 'error');
+    return;
+  }
+  const keys = path.split('.');
+  const last = /** @type {string} */ (keys.pop());
+  /** @type {Record<string, any>} */
+  let target = parsed.value;
+  for (const key of keys) {
+    if (!isRecord(target[key])) {
+      if (value === '') return; // nothing to remove
+      target[key] = {};
+    }
+    target = target[key];
+  }
+  if (value === '') delete target[last];
+  else target[last] = value;
+  jsonArea.value = JSON.stringify(parsed.value, null, 2);
+}
+
+for (const field of [variantField, placementField]) {
+  field.addEventListener('change', () => {
+    if (field.value !== OTHER) applyField(/** @type {string} */ (field.dataset.path), field.value);
+  });
+}
+for (const field of [accentField, mainLabelField, languageField]) {
+  field.addEventListener('input', () => {
+    if (field === accentField) syncPicker();
+    applyField(/** @type {string} */ (field.dataset.path), field === mainLabelField ? field.value : field.value.trim());
+  });
+}
+accentPicker.addEventListener('input', () => {
+  accentField.value = accentPicker.value;
+  applyField(/** @type {string} */ (accentField.dataset.path), accentPicker.value);
+});
+jsonArea.addEventListener('input', () => {
+  // While the JSON parses, the form fields follow it; while it does not, they keep their last values.
+  const parsed = parseEditor();
+  if (parsed.ok) syncFields(parsed.value);
+});
+
+/** Reads the agent and shows its widget configuration. */
+async function loadEditor(/** @type {string} */ agentId, /** @type {string} */ doneMessage = `Loaded the configuration of ${agentId}.`) {
+  editor.request?.abort();
+  const controller = new AbortController();
+  editor.request = controller;
+  editor.agentId = agentId;
+  editor.loaded = false;
+  jsonArea.readOnly = true;
+  setEditorStatus(`Loading the configuration of ${agentId}…`);
+  try {
+    const response = await fetch(`${config.serviceUrl}/v1/convai/agents/${encodeURIComponent(agentId)}`, {
+      headers: { 'x-api-key': config.apiKey },
+      signal: controller.signal,
+      cache: 'no-store',
+    });
+    if (response.status === 404) {
+      showConfig({});
+      jsonArea.value = '';
+      setEditorStatus(`The service has no agent ${agentId}: there is no configuration to edit.`, [], 'error');
+      return;
+    }
+    if (!response.ok) {
+      const text = await response.text();
+      setEditorStatus(`Reading the agent failed: HTTP ${response.status} ${text.slice(0, 200)}`, [], 'error');
+      return;
+    }
+    showConfig(widgetOf(await response.json()));
+    editor.loaded = true;
+    jsonArea.readOnly = false;
+    setEditorStatus(doneMessage);
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    setEditorStatus(`Could not reach the service (${messageOf(error)}).`, [], 'error');
+  } finally {
+    if (editor.request === controller) editor.request = null;
+  }
+}
+
+/** @param {boolean} busy */
+function setEditorBusy(busy) {
+  editor.busy = busy;
+  // aria-disabled rather than disabled: a disabled button would drop the keyboard focus.
+  for (const button of [saveButton, resetButton]) button.setAttribute('aria-disabled', String(busy));
+  editorForm.setAttribute('aria-busy', String(busy));
+}
+
+/** Saves the JSON (PATCH) and, when the service takes it, replaces the widget with one that reads it. */
+async function saveEditor() {
+  if (editor.busy) return;
+  const agentId = editor.agentId;
+  if (!agentId || !editor.loaded) {
+    setEditorStatus('There is no configuration loaded to save; nothing was sent.', [], 'error');
+    return;
+  }
+  const parsed = parseEditor();
+  if (!parsed.ok) {
+    setEditorStatus(`The JSON is not valid, so nothing was sent: ${parsed.message}`, [], 'error');
+    return;
+  }
+  setEditorBusy(true);
+  setEditorStatus('Saving…');
+  try {
+    const response = await fetch(`${config.serviceUrl}/v1/convai/agents/${encodeURIComponent(agentId)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-api-key': config.apiKey },
+      body: JSON.stringify(patchBody(parsed.value)),
+      cache: 'no-store',
+    });
+    if (editor.agentId !== agentId) return; // another agent was picked meanwhile
+    if (response.status === 422) {
+      const answer = await response.json().catch(() => null);
+      const details = Array.isArray(answer?.detail) ? answer.detail : [];
+      const lines = details.map((/** @type {any} */ detail) =>
+        `${Array.isArray(detail?.loc) ? detail.loc.join('.') : '(somewhere)'}: ${typeof detail?.msg === 'string' ? detail.msg : 'invalid'}`);
+      setEditorStatus(`The service refused the configuration (HTTP 422), nothing was saved:`, lines, 'error');
+      return;
+    }
+    if (!response.ok) {
+      const text = await response.text();
+      setEditorStatus(`Saving failed: HTTP ${response.status} ${text.slice(0, 200)}`, [], 'error');
+      return;
+    }
+    // Show what the service now holds (PATCH merges: keys removed in the editor are still there).
+    showConfig(widgetOf(await response.json()));
+    mountWidget(agentId);
+    setEditorStatus(`Saved at ${new Date().toLocaleTimeString()}. The widget now shows the saved configuration.`, [], 'success');
+  } catch (error) {
+    if (editor.agentId === agentId) setEditorStatus(`Could not reach the service (${messageOf(error)}); nothing was saved.`, [], 'error');
+  } finally {
+    setEditorBusy(false);
+  }
+}
+
+editorForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void saveEditor();
+});
+resetButton.addEventListener('click', () => {
+  if (editor.busy || !editor.agentId) return;
+  void loadEditor(editor.agentId, 'Reset: the configuration was read again from the service.');
+});
+
 // ------------------------------------------------------------------ start
 
 async function start() {
@@ -253,6 +557,8 @@ async function start() {
   $('service-url').textContent = config.serviceUrl;
   const agentId = agentFromUrl();
   fillPicker(agentId);
+  updateShareLink(agentId);
+  void loadEditor(agentId);
 
   if (!customElements.get(TAG)) {
     // The bundle is a classic script that ran before this module; if it is not defined now, it did not load.

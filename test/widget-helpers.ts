@@ -8,8 +8,17 @@ import { until } from './helpers.js';
 
 export { serviceUrl };
 
-/** Mounts `<voice-agent-widget>` for `agentId` against the reference service and waits until it settled (ready or error). */
-export async function mountWidget(agentId: string, attributes: Record<string, string> = {}): Promise<VoiceAgentWidget> {
+/** The `terms_key` of the full fixture agent (`agent_demo_support`), whose terms are asked before the first conversation. */
+export const FULL_TERMS_KEY = 'acme_terms_v3';
+
+/**
+ * Mounts `<voice-agent-widget>` for `agentId` against the reference service and waits until it settled (ready or error).
+ * Unless `askTerms`, the full agent's terms count as accepted (as for a returning visitor), so tests about other
+ * things are not stopped by the terms dialog; the terms tests set `askTerms`.
+ */
+export async function mountWidget(agentId: string, attributes: Record<string, string> = {}, askTerms = false): Promise<VoiceAgentWidget> {
+  if (askTerms) localStorage.removeItem(FULL_TERMS_KEY);
+  else localStorage.setItem(FULL_TERMS_KEY, 'accepted');
   const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="error"]'), `widget ${agentId} settled`);

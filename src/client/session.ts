@@ -72,10 +72,10 @@ export class ConversationSession extends EventTarget {
   userInputAudioFormat: AudioFormat = 'pcm_16000';
   ignoredFrames = 0;
 
-  private socket: WebSocket | null = null;
-  private pending: [frame: string, text?: string][] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private settle: [resolve: () => void, reject: (error: ConversationError) => void] | null = null;
+  #socket: WebSocket | null = null;
+  #pending: [frame: string, text?: string][] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #settle: [resolve: () => void, reject: (error: ConversationError) => void] | null = null;
 
   constructor(private readonly options: SessionOptions) {
     super();
@@ -90,46 +90,46 @@ export class ConversationSession extends EventTarget {
     if (this.status !== 'idle') return Promise.reject(new ConversationError('a session starts only once'));
     this.status = 'connecting';
     const { url, initiation = {}, handshakeTimeoutMs = 10000 } = this.options;
-    const done = new Promise<void>((resolve, reject) => (this.settle = [resolve, reject]));
-    this.timer = setTimeout(() => this.fail(`no conversation_initiation_metadata within ${handshakeTimeoutMs} ms`, null), handshakeTimeoutMs);
+    const done = new Promise<void>((resolve, reject) => (this.#settle = [resolve, reject]));
+    this.#timer = setTimeout(() => this.#fail(`no conversation_initiation_metadata within ${handshakeTimeoutMs} ms`, null), handshakeTimeoutMs);
     try {
-      const socket = (this.socket = new (this.options.WebSocket ?? WebSocket)(url));
+      const socket = (this.#socket = new (this.options.WebSocket ?? WebSocket)(url));
       socket.onopen = () =>
         socket.send(JSON.stringify({ type: 'conversation_initiation_client_data', ...initiation, source_info: { source: 'widget', version: WIDGET_VERSION } }));
-      socket.onmessage = (event) => this.receive(event.data);
+      socket.onmessage = (event) => this.#receive(event.data);
       socket.onclose = (event) => {
-        if (event.code === 1000 && this.conversationId) this.finish({ reason: 'agent', code: 1000, error: null });
-        else this.fail(`the conversation socket ${this.conversationId ? 'closed' : 'could not open'} (code ${event.code}${event.reason ? `, ${event.reason}` : ''})`, event.code, event.reason);
+        if (event.code === 1000 && this.conversationId) this.#finish({ reason: 'agent', code: 1000, error: null });
+        else this.#fail(`the conversation socket ${this.conversationId ? 'closed' : 'could not open'} (code ${event.code}${event.reason ? `, ${event.reason}` : ''})`, event.code, event.reason);
       };
     } catch (error) {
-      this.fail(`cannot open ${url}: ${(error as Error).message}`, null);
+      this.#fail(`cannot open ${url}: ${(error as Error).message}`, null);
     }
     return done;
   }
 
   /** Sends `user_message` (queued until the handshake). Returns false when the session has ended. */
   sendUserMessage(text: string): boolean {
-    return this.send({ type: 'user_message', text }, text);
+    return this.#send({ type: 'user_message', text }, text);
   }
 
   /** Sends `user_activity` (the visitor is typing). The caller limits it to one a second. */
   sendUserActivity(): boolean {
-    return this.send({ type: 'user_activity' });
+    return this.#send({ type: 'user_activity' });
   }
 
   /** Sends `contextual_update`: information for the agent that asks for no reply. */
   sendContextualUpdate(text: string): boolean {
-    return this.send({ type: 'contextual_update', text });
+    return this.#send({ type: 'contextual_update', text });
   }
 
   /** Sends `feedback` on one agent message (PROTOCOL.md section 4, `feedback_mode: during`). */
   sendFeedback(score: 'like' | 'dislike', eventId: number): boolean {
-    return this.send({ type: 'feedback', score, event_id: eventId });
+    return this.#send({ type: 'feedback', score, event_id: eventId });
   }
 
   /** Answers a `client_tool_call`. */
   sendClientToolResult(toolCallId: string, result: string, isError: boolean): boolean {
-    return this.send({ type: 'client_tool_result', tool_call_id: toolCallId, result, is_error: isError });
+    return this.#send({ type: 'client_tool_result', tool_call_id: toolCallId, result, is_error: isError });
   }
 
   /**
@@ -137,23 +137,23 @@ export class ConversationSession extends EventTarget {
    * and after the end (PROTOCOL.md section 3).
    */
   sendUserAudioChunk(base64: string): boolean {
-    return this.status === 'connected' && this.send({ user_audio_chunk: base64 });
+    return this.status === 'connected' && this.#send({ user_audio_chunk: base64 });
   }
 
   /** Ends the conversation from the visitor's side: closes the socket with 1000 and dispatches `ended` (`user`). */
   end(): void {
-    this.finish({ reason: 'user', code: 1000, error: null });
+    this.#finish({ reason: 'user', code: 1000, error: null });
   }
 
-  private send(message: object, text?: string): boolean {
+  #send(message: object, text?: string): boolean {
     if (this.status === 'ended' || this.status === 'idle') return false;
     const frame = JSON.stringify(message);
-    if (this.status === 'connected' && this.socket?.readyState === OPEN) this.socket.send(frame);
-    else this.pending.push([frame, text]);
+    if (this.status === 'connected' && this.#socket?.readyState === OPEN) this.#socket.send(frame);
+    else this.#pending.push([frame, text]);
     return true;
   }
 
-  private receive(data: unknown): void {
+  #receive(data: unknown): void {
     const message = parseServerMessage(data);
     if (!message || 'unknown' in message || this.status === 'ended') {
       this.ignoredFrames += 1;
@@ -162,38 +162,38 @@ export class ConversationSession extends EventTarget {
     if (message.type === 'conversation_initiation_metadata') {
       if (this.status !== 'connecting') return;
       const event = message.conversation_initiation_metadata_event;
-      clearTimeout(this.timer);
+      clearTimeout(this.#timer);
       this.status = 'connected';
       this.conversationId = event.conversation_id;
       this.agentOutputAudioFormat = event.agent_output_audio_format ?? 'pcm_16000';
       this.userInputAudioFormat = event.user_input_audio_format ?? 'pcm_16000';
-      for (const [frame] of this.pending.splice(0)) this.socket?.send(frame);
-      this.settle?.[0]();
-      this.settle = null;
+      for (const [frame] of this.#pending.splice(0)) this.#socket?.send(frame);
+      this.#settle?.[0]();
+      this.#settle = null;
     } else if (message.type === 'ping') {
-      this.send({ type: 'pong', event_id: message.ping_event.event_id });
+      this.#send({ type: 'pong', event_id: message.ping_event.event_id });
     }
     this.dispatchEvent(new SessionEvent(message.type, message as never));
   }
 
-  private fail(message: string, code: number | null, reason = ''): void {
-    this.finish({ reason: 'error', code, error: new ConversationError(message, code, reason) });
+  #fail(message: string, code: number | null, reason = ''): void {
+    this.#finish({ reason: 'error', code, error: new ConversationError(message, code, reason) });
   }
 
-  private finish(end: Omit<SessionEnd, 'unsent'>): void {
+  #finish(end: Omit<SessionEnd, 'unsent'>): void {
     if (this.status === 'ended') return;
     this.status = 'ended';
-    clearTimeout(this.timer);
-    const socket = this.socket;
-    this.socket = null;
+    clearTimeout(this.#timer);
+    const socket = this.#socket;
+    this.#socket = null;
     if (socket) {
       socket.onclose = socket.onmessage = socket.onopen = null;
       if (socket.readyState <= OPEN) socket.close(1000);
     }
-    this.settle?.[1](end.error ?? new ConversationError(`the conversation ended (${end.reason}) before the handshake`, end.code));
-    this.settle = null;
-    const unsent = this.pending.flatMap(([, text]) => (text === undefined ? [] : [text]));
-    this.pending = [];
+    this.#settle?.[1](end.error ?? new ConversationError(`the conversation ended (${end.reason}) before the handshake`, end.code));
+    this.#settle = null;
+    const unsent = this.#pending.flatMap(([, text]) => (text === undefined ? [] : [text]));
+    this.#pending = [];
     this.dispatchEvent(new SessionEvent('ended', { ...end, unsent }));
   }
 }

@@ -1,7 +1,7 @@
-import type { StyleColorKey, StyleSizeKey, TextContents } from './types.js';
+import type { StyleColorKey, StyleSizeKey, TextKey } from './types.js';
 
-/** Built-in labels, the last step of the text precedence (PROTOCOL.md section 2). English. */
-export const DEFAULT_TEXTS: TextContents = {
+/** Built-in labels, the last step of the text precedence (PROTOCOL.md section 2), English; in the service's order. */
+export const DEFAULT_TEXTS = {
   main_label: 'Need help?',
   start_call: 'Start a call',
   start_chat: 'Start a chat',
@@ -46,6 +46,9 @@ export const DEFAULT_TEXTS: TextContents = {
   agent_done: 'Completed',
   agent_error: 'Error occurred',
 };
+
+/** The 43 labels of `text_contents` (SERVICE-INTERFACE.md 2.11). */
+export const TEXT_KEYS = Object.keys(DEFAULT_TEXTS) as TextKey[];
 
 /** `styles` colour defaults (PROTOCOL.md section 2). */
 export const DEFAULT_STYLE_COLORS: Record<StyleColorKey, string> = {

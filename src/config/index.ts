@@ -3,3 +3,5 @@ export * from './defaults.js';
 export * from './validate.js';
 export * from './texts.js';
 export * from './theme.js';
+export * from './attributes.js';
+export * from './language.js';

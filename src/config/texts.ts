@@ -1,5 +1,5 @@
-import { DEFAULT_TEXTS } from './defaults.js';
-import { LEGACY_TEXT_FIELDS, TEXT_KEYS, type LanguagePreset, type TextContents, type WidgetConfig } from './types.js';
+import { DEFAULT_TEXTS, TEXT_KEYS } from './defaults.js';
+import { LEGACY_TEXT_FIELDS, type LanguagePreset, type TextContents, type WidgetConfig } from './types.js';
 
 /** The preset for `language` (`pt-br`, then its primary tag `pt`), or undefined (PROTOCOL.md section 2). */
 export function presetFor(config: WidgetConfig, language: string): LanguagePreset | undefined {
@@ -39,4 +39,12 @@ export function fillDynamicVariables(text: string, variables: Record<string, unk
     const value = Object.prototype.hasOwnProperty.call(variables, name) ? variables[name] : '';
     return value === null || value === undefined ? '' : String(value);
   });
+}
+
+/**
+ * Removes bracketed audio tags such as `[laughs]` or `[whispers softly]` from text shown to the visitor
+ * (`strip_audio_tags`, SERVICE-INTERFACE.md 2.11). Markdown links `[text](url)` and references `[text][ref]` stay.
+ */
+export function stripAudioTags(text: string): string {
+  return text.replace(/ ?\[[a-z]{2,}(?:[ -][a-z]+){0,3}\](?![([:])/gi, '');
 }

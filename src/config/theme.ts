@@ -1,7 +1,7 @@
 /**
  * The theme: widget configuration colours and sizes → CSS custom properties, in the three layers of
- * DESIGN.md rule 6. The page's `--voice-agent-<token>` wins, then the configuration (`--_cfg-<token>`,
- * set per element from validated values only), then the default. Styles read only `--_<token>`.
+ * DESIGN.md rule 6: the page's `--voice-agent-<token>` wins, then the configuration, then the default (both already
+ * folded into `resolveTheme`'s value, from validated values only). Styles read only the private `--_<token>`.
  */
 import { DEFAULT_STYLE_COLORS, DEFAULT_STYLE_SIZES } from './defaults.js';
 import { STYLE_COLOR_KEYS, type LegacyColorKey, type StyleColorKey, type StyleSizeKey, type WidgetConfig } from './types.js';
@@ -15,14 +15,12 @@ const LEGACY_COLOR_FOR: Partial<Record<StyleColorKey, LegacyColorKey>> = {
   base_border: 'border_color',
 };
 
-/** Every token name: `--voice-agent-<name>` on the page, `--_<name>` inside. */
-export const THEME_TOKENS = [
-  ...STYLE_COLOR_KEYS.map((key) => key.replace(/_/g, '-')),
-  'focus', 'orb-color-1', 'orb-color-2',
-  'overlay-padding', 'button-radius', 'input-radius', 'bubble-radius', 'sheet-radius', 'compact-sheet-radius', 'dropdown-sheet-radius',
-] as const;
-
-/** The resolved value of every token for one configuration: CSS colours and `Npx` lengths. */
+/**
+ * The resolved value of every token for one configuration, by token name (`--voice-agent-<name>` on the page,
+ * `--_<name>` inside): the `styles` colours (`base`, `base-hover`, … `accent-primary`), `focus`, `orb-color-1`,
+ * `orb-color-2`, and the px sizes `overlay-padding`, `button-radius`, `input-radius`, `bubble-radius`, `sheet-radius`,
+ * `compact-sheet-radius`, `dropdown-sheet-radius`.
+ */
 export type Theme = Record<string, string>;
 
 /**
@@ -56,10 +54,10 @@ export function resolveTheme(config: WidgetConfig): Theme {
   return theme;
 }
 
-/** `:host { --_cfg-<token>: value; ... }` for one element's adopted stylesheet. Values come from `resolveTheme`. */
+/**
+ * `:host { --_<token>: var(--voice-agent-<token>, value); ... }` for one element's adopted stylesheet: the page's
+ * property wins, else the value of `resolveTheme` (validated colours and px lengths only).
+ */
 export function themeRule(theme: Theme): string {
-  return `:host{${Object.entries(theme).map(([name, value]) => `--_cfg-${name}:${value};`).join('')}}`;
+  return `:host{${Object.entries(theme).map(([name, value]) => `--_${name}:var(--voice-agent-${name},${value});`).join('')}}`;
 }
-
-/** The static layer: `--_<token>: var(--voice-agent-<token>, var(--_cfg-<token>))` for every token. */
-export const TOKEN_DECLARATIONS = THEME_TOKENS.map((name) => `--_${name}:var(--voice-agent-${name},var(--_cfg-${name}));`).join('');

@@ -1,3 +1,5 @@
+import type { DEFAULT_TEXTS } from './defaults.js';
+
 /**
  * The widget configuration of SERVICE-INTERFACE.md section 2.11, after validation: every field present,
  * every value of the right type and range (PROTOCOL.md section 2 fixes the enum values and defaults).
@@ -15,18 +17,8 @@ export type FeedbackMode = 'none' | 'during' | 'end';
 /** PROTOCOL.md section 2: `avatar.type`. */
 export type AvatarType = 'orb' | 'url' | 'image';
 
-/** The 43 labels of `text_contents` (SERVICE-INTERFACE.md 2.11), in the service's order. */
-export const TEXT_KEYS = [
-  'main_label', 'start_call', 'start_chat', 'new_call', 'end_call', 'mute_microphone', 'change_language', 'collapse',
-  'expand', 'copied', 'accept_terms', 'dismiss_terms', 'listening_status', 'speaking_status', 'connecting_status',
-  'chatting_status', 'input_label', 'input_placeholder', 'input_placeholder_text_only',
-  'input_placeholder_new_conversation', 'user_ended_conversation', 'agent_ended_conversation', 'conversation_id',
-  'error_occurred', 'copy_id', 'initiate_feedback', 'request_follow_up_feedback', 'thanks_for_feedback',
-  'thanks_for_feedback_details', 'follow_up_feedback_placeholder', 'submit', 'go_back', 'send_message', 'text_mode',
-  'voice_mode', 'switched_to_text_mode', 'switched_to_voice_mode', 'copy', 'download', 'wrap', 'agent_working',
-  'agent_done', 'agent_error',
-] as const;
-export type TextKey = (typeof TEXT_KEYS)[number];
+/** The 43 labels of `text_contents` (SERVICE-INTERFACE.md 2.11): the keys of the built-in `DEFAULT_TEXTS`. */
+export type TextKey = keyof typeof DEFAULT_TEXTS;
 /** Every label, resolved: see `resolveTexts` for the precedence (PROTOCOL.md section 2). */
 export type TextContents = Record<TextKey, string>;
 

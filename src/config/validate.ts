@@ -3,9 +3,9 @@
  * Every field is read on its own: a bad value is replaced by its default and reported through `report`,
  * so one bad field never costs the others and nothing here throws.
  */
-import { DEFAULT_ORB_COLORS, MAX_LONG_TEXT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH } from './defaults.js';
+import { DEFAULT_ORB_COLORS, TEXT_KEYS, MAX_LONG_TEXT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH } from './defaults.js';
 import {
-  BOOLEAN_DEFAULTS, LEGACY_COLOR_KEYS, LEGACY_TEXT_FIELDS, STRING_FIELDS, STYLE_COLOR_KEYS, STYLE_SIZE_KEYS, TEXT_KEYS,
+  BOOLEAN_DEFAULTS, LEGACY_COLOR_KEYS, LEGACY_TEXT_FIELDS, STRING_FIELDS, STYLE_COLOR_KEYS, STYLE_SIZE_KEYS,
   type AvatarType, type BooleanField, type Expandable, type FeedbackMode, type LanguagePreset, type Placement,
   type Styles, type TextContents, type Variant, type WidgetConfig,
 } from './types.js';
@@ -54,97 +54,54 @@ export function normalizeLanguage(value: unknown): string | null {
   return LANGUAGE_TAG.test(tag) ? tag : null;
 }
 
-/** A field reader bound to one raw object and one reporter; each read falls back and reports on a bad value. */
+/** A value check: the value to keep, or undefined to refuse it. */
+type Check<T> = (value: unknown) => T | undefined;
+const asBoolean: Check<boolean> = (v) => (typeof v === 'boolean' ? v : undefined);
+const asObject: Check<Record<string, unknown>> = (v) => (isRecord(v) ? v : undefined);
+const asArray: Check<unknown[]> = (v) => (Array.isArray(v) ? v : undefined);
+const asColor: Check<string> = (v) => (v === '' ? '' : isCssColor(v) ? v.trim() : undefined);
+const asSize: Check<number> = (v) => (typeof v === 'number' && v >= 0 && v <= MAX_SIZE_PX ? v : undefined);
+const asLanguage: Check<string> = (v) => normalizeLanguage(v) ?? undefined;
+
+/** A field reader bound to one raw object and one reporter: each read falls back (undefined) and reports on a bad value. */
 class Reader {
-  constructor(private readonly raw: Record<string, unknown>, private readonly report: ConfigProblemReporter, private readonly prefix = '') {}
+  constructor(readonly raw: Record<string, unknown>, private readonly report: ConfigProblemReporter, private readonly prefix = '') {}
 
-  has(key: string): boolean {
-    return this.raw[key] !== undefined && this.raw[key] !== null;
-  }
-
-  bad(key: string, problem: string): void {
-    this.report(this.prefix + key, `${problem} (got ${preview(this.raw[key])})`);
-  }
-
-  boolean(key: string, fallback: boolean): boolean {
-    if (!this.has(key)) return fallback;
+  /** `key`'s value passed through `check`: undefined when absent (or null); reported and undefined when refused. */
+  read<T>(key: string, check: Check<T>, problem: string): T | undefined {
     const value = this.raw[key];
-    if (typeof value === 'boolean') return value;
-    this.bad(key, 'expected true or false');
-    return fallback;
-  }
-
-  oneOf<T extends string>(key: string, allowed: readonly T[], fallback: T, aliases: Record<string, T> = {}): T {
-    if (!this.has(key)) return fallback;
-    const value = this.raw[key];
-    if (typeof value === 'string') {
-      const lower = value.trim().toLowerCase();
-      if ((allowed as readonly string[]).includes(lower)) return lower as T;
-      if (lower in aliases) return aliases[lower]!;
-    }
-    this.bad(key, `expected one of ${allowed.join(', ')}`);
-    return fallback;
+    if (value === undefined || value === null) return undefined;
+    const result = check(value);
+    if (result === undefined) this.report(this.prefix + key, `${problem} (got ${preview(value)})`);
+    return result;
   }
 
   text(key: string, maxLength = MAX_TEXT_LENGTH): string | undefined {
-    if (!this.has(key)) return undefined;
-    const value = this.raw[key];
-    if (typeof value !== 'string') this.bad(key, 'expected a string');
-    else if (value.length > maxLength) this.bad(key, `longer than ${maxLength} characters`);
-    else return value;
-    return undefined;
+    return this.read(key, (v) => (typeof v === 'string' && v.length <= maxLength ? v : undefined), `expected a string of at most ${maxLength} characters`);
+  }
+
+  oneOf<T extends string>(key: string, allowed: readonly T[], aliases: Record<string, T> = {}): T | undefined {
+    return this.read(
+      key,
+      (v) => {
+        const lower = typeof v === 'string' ? v.trim().toLowerCase() : '';
+        return (allowed as readonly string[]).includes(lower) ? (lower as T) : aliases[lower];
+      },
+      `expected one of ${allowed.join(', ')}`,
+    );
   }
 
   color(key: string): string | undefined {
-    if (!this.has(key) || this.raw[key] === '') return undefined;
-    const value = this.raw[key];
-    if (isCssColor(value)) return value.trim();
-    this.bad(key, 'not a CSS colour');
-    return undefined;
+    return this.read(key, asColor, 'not a CSS colour') || undefined;
   }
 
   size(key: string): number | undefined {
-    if (!this.has(key)) return undefined;
-    const value = this.raw[key];
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_SIZE_PX) return value;
-    this.bad(key, `expected a number of px from 0 to ${MAX_SIZE_PX}`);
-    return undefined;
-  }
-
-  url(key: string, pageUrl: string): string {
-    const value = this.text(key);
-    if (!value) return '';
-    const url = safeUrl(value, pageUrl);
-    if (url) return url;
-    this.bad(key, 'expected an https or same-origin URL');
-    return '';
+    return this.read(key, asSize, `expected a number of px from 0 to ${MAX_SIZE_PX}`);
   }
 
   object(key: string): Reader | undefined {
-    if (!this.has(key)) return undefined;
-    const value = this.raw[key];
-    if (isRecord(value)) return new Reader(value, this.report, `${this.prefix}${key}.`);
-    this.bad(key, 'expected an object');
-    return undefined;
-  }
-
-  array(key: string): unknown[] {
-    if (!this.has(key)) return [];
-    const value = this.raw[key];
-    if (Array.isArray(value)) return value;
-    this.bad(key, 'expected an array');
-    return [];
-  }
-
-  language(key: string): string | undefined {
-    if (!this.has(key)) return undefined;
-    const language = normalizeLanguage(this.raw[key]);
-    if (!language) this.bad(key, 'not a language tag');
-    return language ?? undefined;
-  }
-
-  keys(): string[] {
-    return Object.keys(this.raw);
+    const value = this.read(key, asObject, 'expected an object');
+    return value && new Reader(value, this.report, `${this.prefix}${key}.`);
   }
 
   texts(): Partial<TextContents> {
@@ -176,7 +133,7 @@ export function safeUrl(value: string, pageUrl: string): string | null {
 function readPresets(reader: Reader | undefined, report: ConfigProblemReporter): Record<string, LanguagePreset> {
   const presets: Record<string, LanguagePreset> = {};
   if (!reader) return presets;
-  for (const key of reader.keys()) {
+  for (const key of Object.keys(reader.raw)) {
     const language = normalizeLanguage(key);
     const preset = reader.object(key);
     if (!preset) continue;
@@ -210,69 +167,50 @@ export function resolveWidgetConfig(raw: unknown, report: ConfigProblemReporter,
   const r = new Reader(raw as Record<string, unknown>, report);
   const booleans = {} as Record<BooleanField, boolean>;
   for (const [key, fallback] of Object.entries(BOOLEAN_DEFAULTS) as [BooleanField, boolean][]) {
-    booleans[key] = r.boolean(key, fallback);
+    booleans[key] = r.read(key, asBoolean, 'expected true or false') ?? fallback;
   }
   const strings = {} as Record<(typeof STRING_FIELDS)[number], string>;
   for (const key of STRING_FIELDS) strings[key] = r.text(key, MAX_LONG_TEXT_LENGTH) ?? '';
+  const url = (key: string): string =>
+    r.read(key, (v) => (v === '' ? '' : typeof v === 'string' ? safeUrl(v, pageUrl) ?? undefined : undefined), 'expected an https or same-origin URL') ?? '';
 
-  const avatarReader = r.object('avatar');
-  const avatar = {
-    type: avatarReader?.oneOf('type', AVATAR_TYPES, 'orb') ?? 'orb',
-    color_1: avatarReader?.color('color_1') ?? DEFAULT_ORB_COLORS.color_1,
-    color_2: avatarReader?.color('color_2') ?? DEFAULT_ORB_COLORS.color_2,
-  };
-  const endFeedback = r.object('end_feedback');
-  const endFeedbackType = endFeedback?.has('type') ? endFeedback.oneOf<'rating' | 'none'>('type', ['rating'], 'none') : 'none';
-
-  const stylesReader = r.object('styles');
-  const styles: Styles = {};
-  for (const key of STYLE_COLOR_KEYS) {
-    const value = stylesReader?.color(key);
-    if (value !== undefined) styles[key] = value;
-  }
-  for (const key of STYLE_SIZE_KEYS) {
-    const value = stylesReader?.size(key);
-    if (value !== undefined) styles[key] = value;
-  }
+  const avatar = r.object('avatar');
+  const styles = r.object('styles');
+  const styleValues: Styles = {};
+  for (const key of STYLE_COLOR_KEYS) styleValues[key] = styles?.color(key);
+  for (const key of STYLE_SIZE_KEYS) styleValues[key] = styles?.size(key);
 
   const config: WidgetConfig = {
     ...booleans,
     ...strings,
-    variant: r.oneOf('variant', VARIANTS, 'compact', { expanded: 'full' }),
-    placement: r.oneOf('placement', PLACEMENTS, 'bottom-right'),
-    expandable: r.oneOf('expandable', EXPANDABLES, 'never'),
-    avatar,
-    custom_avatar_path: r.url('custom_avatar_path', pageUrl),
-    feedback_mode: r.oneOf('feedback_mode', FEEDBACK_MODES, 'none'),
-    end_feedback: endFeedbackType === 'rating' ? { type: 'rating' } : null,
-    override_link: r.url('override_link', pageUrl),
-    language: 'en',
+    variant: r.oneOf('variant', VARIANTS, { expanded: 'full' }) ?? 'compact',
+    placement: r.oneOf('placement', PLACEMENTS) ?? 'bottom-right',
+    expandable: r.oneOf('expandable', EXPANDABLES) ?? 'never',
+    avatar: {
+      type: avatar?.oneOf('type', AVATAR_TYPES) ?? 'orb',
+      color_1: avatar?.color('color_1') ?? DEFAULT_ORB_COLORS.color_1,
+      color_2: avatar?.color('color_2') ?? DEFAULT_ORB_COLORS.color_2,
+    },
+    custom_avatar_path: url('custom_avatar_path'),
+    feedback_mode: r.oneOf('feedback_mode', FEEDBACK_MODES) ?? 'none',
+    end_feedback: r.object('end_feedback')?.oneOf('type', ['rating']) ? { type: 'rating' } : null,
+    override_link: url('override_link'),
+    language: r.read('language', asLanguage, 'not a language tag') ?? 'en',
     supported_language_overrides: [],
     language_presets: readPresets(r.object('language_presets'), report),
     markdown_link_allowed_hosts: [],
     text_contents: r.object('text_contents')?.texts() ?? {},
-    styles,
+    styles: Object.fromEntries(Object.entries(styleValues).filter(([, value]) => value !== undefined)),
   };
-  for (const key of LEGACY_COLOR_KEYS) {
-    const value = r.color(key);
-    if (value !== undefined) config[key] = value;
-  }
-  for (const key of ['border_radius', 'btn_radius'] as const) {
-    const value = r.size(key);
-    if (value !== undefined) config[key] = value;
-  }
-  for (const key of Object.keys(LEGACY_TEXT_FIELDS) as (keyof typeof LEGACY_TEXT_FIELDS)[]) {
-    const value = r.text(key);
-    if (value !== undefined) config[key] = value;
-  }
-  config.language = r.language('language') ?? 'en';
-  r.array('supported_language_overrides').forEach((entry, index) => {
+  for (const key of LEGACY_COLOR_KEYS) config[key] = r.color(key);
+  for (const key of ['border_radius', 'btn_radius'] as const) config[key] = r.size(key);
+  for (const key of Object.keys(LEGACY_TEXT_FIELDS) as (keyof typeof LEGACY_TEXT_FIELDS)[]) config[key] = r.text(key);
+  (r.read('supported_language_overrides', asArray, 'expected an array') ?? []).forEach((entry, index) => {
     const language = normalizeLanguage(entry);
-    if (language) {
-      if (!config.supported_language_overrides.includes(language)) config.supported_language_overrides.push(language);
-    } else report(`supported_language_overrides[${index}]`, `not a language tag (got ${preview(entry)})`);
+    if (!language) report(`supported_language_overrides[${index}]`, `not a language tag (got ${preview(entry)})`);
+    else if (!config.supported_language_overrides.includes(language)) config.supported_language_overrides.push(language);
   });
-  r.array('markdown_link_allowed_hosts').forEach((entry, index) => {
+  (r.read('markdown_link_allowed_hosts', asArray, 'expected an array') ?? []).forEach((entry, index) => {
     const hostname = isRecord(entry) ? entry['hostname'] : undefined;
     if (typeof hostname === 'string' && hostname.trim() && hostname.length <= 300) config.markdown_link_allowed_hosts.push(hostname.trim());
     else report(`markdown_link_allowed_hosts[${index}]`, `expected {hostname: string} (got ${preview(entry)})`);

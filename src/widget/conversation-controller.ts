@@ -38,9 +38,9 @@ export class ConversationController implements ReactiveController {
   /** Set by the element; without it every tool call is answered as an unknown tool. */
   clientToolHandler: ClientToolHandler | null = null;
 
-  private session: ConversationSession | null = null;
-  private nextKey = 1;
-  private lastActivity = 0;
+  #session: ConversationSession | null = null;
+  #nextKey = 1;
+  #lastActivity = 0;
 
   constructor(private readonly host: ReactiveControllerHost & EventTarget) {
     host.addController(this);
@@ -50,8 +50,8 @@ export class ConversationController implements ReactiveController {
 
   /** The element left the page: close the socket, forget the conversation (a re-added element starts clean). */
   hostDisconnected(): void {
-    const session = this.session;
-    this.session = null;
+    const session = this.#session;
+    this.#session = null;
     session?.end();
     this.phase = 'idle';
     this.conversationId = null;
@@ -66,14 +66,14 @@ export class ConversationController implements ReactiveController {
   start(options: SessionOptions): void {
     if (this.active) return;
     const session = new ConversationSession(options);
-    this.session = session;
+    this.#session = session;
     this.phase = 'connecting';
     this.endReason = null;
     this.error = null;
     this.conversationId = null;
     const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
       session.addEventListener(type, (event) => {
-        if (this.session !== session && type !== 'ended') return;
+        if (this.#session !== session && type !== 'ended') return;
         listener(event.detail);
         this.host.requestUpdate();
       });
@@ -84,13 +84,13 @@ export class ConversationController implements ReactiveController {
       this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId }));
     });
     on('agent_chat_response_part', ({ text_response_part: part }) => {
-      const entry = this.agentEntry(part.event_id);
+      const entry = this.#agentEntry(part.event_id);
       if (part.type === 'start') entry.text = '';
       else entry.text += part.text ?? '';
       entry.streaming = part.type !== 'stop';
     });
     on('agent_response', ({ agent_response_event: response }) => {
-      const entry = this.agentEntry(response.event_id);
+      const entry = this.#agentEntry(response.event_id);
       entry.text = response.agent_response;
       entry.streaming = false;
     });
@@ -99,14 +99,14 @@ export class ConversationController implements ReactiveController {
       if (entry) entry.text = correction.corrected_agent_response;
     });
     on('user_transcript', ({ user_transcription_event: transcript }) => {
-      this.add({ role: 'user', text: transcript.user_transcript, eventId: transcript.event_id, streaming: false, delivery: 'sent' });
+      this.#add({ role: 'user', text: transcript.user_transcript, eventId: transcript.event_id, streaming: false, delivery: 'sent' });
     });
     on('client_tool_call', ({ client_tool_call: call }) => {
-      void this.answerToolCall(session, call.tool_call_id, call.tool_name, call.parameters ?? {});
+      void this.#answerToolCall(session, call.tool_call_id, call.tool_name, call.parameters ?? {});
     });
     on('ended', (end) => {
-      if (this.session !== session) return;
-      this.session = null;
+      if (this.#session !== session) return;
+      this.#session = null;
       this.phase = 'ended';
       this.endReason = end.reason;
       this.error = end.error;
@@ -114,7 +114,7 @@ export class ConversationController implements ReactiveController {
         if (entry.delivery === 'pending') entry.delivery = 'unsent';
         entry.streaming = false;
       }
-      this.add({ role: 'notice', text: '', eventId: null, streaming: false, notice: end.reason });
+      this.#add({ role: 'notice', text: '', eventId: null, streaming: false, notice: end.reason });
       this.host.dispatchEvent(
         new VoiceAgentConversationEndEvent({ conversationId: this.conversationId, reason: end.reason, code: end.code, message: end.error?.message ?? null }),
       );
@@ -128,24 +128,24 @@ export class ConversationController implements ReactiveController {
   /** Adds the visitor's text to the transcript and sends it; starts a conversation first when none runs. */
   sendText(text: string, startOptions: () => SessionOptions): void {
     if (!this.active) this.start(startOptions());
-    const entry = this.add({ role: 'user', text, eventId: null, streaming: false, delivery: this.phase === 'connected' ? 'sent' : 'pending' });
-    if (!this.session?.sendUserMessage(text)) entry.delivery = 'unsent';
+    const entry = this.#add({ role: 'user', text, eventId: null, streaming: false, delivery: this.phase === 'connected' ? 'sent' : 'pending' });
+    if (!this.#session?.sendUserMessage(text)) entry.delivery = 'unsent';
   }
 
   /** Tells the service the visitor is typing, at most once a second (PROTOCOL.md section 3). */
   typing(): void {
     const now = Date.now();
-    if (this.phase !== 'connected' || now - this.lastActivity < 1000) return;
-    this.lastActivity = now;
-    this.session?.sendUserActivity();
+    if (this.phase !== 'connected' || now - this.#lastActivity < 1000) return;
+    this.#lastActivity = now;
+    this.#session?.sendUserActivity();
   }
 
   /** Ends the conversation from the visitor's side. */
   end(): void {
-    this.session?.end();
+    this.#session?.end();
   }
 
-  private async answerToolCall(session: ConversationSession, id: string, name: string, parameters: Record<string, unknown>): Promise<void> {
+  async #answerToolCall(session: ConversationSession, id: string, name: string, parameters: Record<string, unknown>): Promise<void> {
     if (!this.clientToolHandler) {
       session.sendClientToolResult(id, `Client tool "${name}" is not registered on this page`, true);
       return;
@@ -157,13 +157,13 @@ export class ConversationController implements ReactiveController {
     }
   }
 
-  private agentEntry(eventId: number): TranscriptEntry {
+  #agentEntry(eventId: number): TranscriptEntry {
     const found = this.transcript.find((t) => t.role === 'agent' && t.eventId === eventId);
-    return found ?? this.add({ role: 'agent', text: '', eventId, streaming: true });
+    return found ?? this.#add({ role: 'agent', text: '', eventId, streaming: true });
   }
 
-  private add(entry: Omit<TranscriptEntry, 'key'>): TranscriptEntry {
-    const full = { ...entry, key: this.nextKey++ };
+  #add(entry: Omit<TranscriptEntry, 'key'>): TranscriptEntry {
+    const full = { ...entry, key: this.#nextKey++ };
     this.transcript.push(full);
     this.host.requestUpdate();
     return full;

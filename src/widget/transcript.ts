@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { LinkPolicy } from '../markdown/link-policy.js';
 import { renderMarkdown } from '../markdown/render.js';
+import { stripAudioTags } from '../config/texts.js';
 import type { TextContents } from '../config/types.js';
 import type { TranscriptEntry } from './conversation-controller.js';
 
@@ -24,7 +25,8 @@ function noticeText(entry: TranscriptEntry, texts: TextContents): string {
 /**
  * The transcript (`part="transcript"`): a `role="log"` list, so screen readers announce each new line.
  * Agent lines go through the markdown pipeline (marked → DOMPurify → link policy); user lines are bound as text.
- * @param greeting the configured first message shown before a conversation starts, or '' (PROTOCOL.md section 3)
+ * @param greeting the configured first message shown before a conversation starts, or null (PROTOCOL.md section 3)
+ * @param stripTags remove bracketed audio tags such as `[laughs]` from agent text (`strip_audio_tags`)
  */
 export function renderTranscript(
   entries: readonly TranscriptEntry[],
@@ -32,10 +34,12 @@ export function renderTranscript(
   policy: LinkPolicy,
   greeting: { owner: object; text: string } | null,
   onScroll: (event: Event) => void,
+  stripTags: boolean,
 ): TemplateResult {
+  const shown = (text: string): string => (stripTags ? stripAudioTags(text) : text);
   return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
     ${greeting
-      ? html`<div part="message agent-message" class="message agent greeting">${agentContent(greeting.owner, greeting.text, policy)}</div>`
+      ? html`<div part="message agent-message" class="message agent greeting">${agentContent(greeting.owner, shown(greeting.text), policy)}</div>`
       : nothing}
     ${entries.map((entry) => {
         if (entry.role === 'notice') {
@@ -47,7 +51,7 @@ export function renderTranscript(
           </div>`;
         }
         return html`<div part="message agent-message" class="message agent" aria-busy=${entry.streaming ? 'true' : 'false'}>
-          ${agentContent(entry, entry.text, policy)}
+          ${agentContent(entry, shown(entry.text), policy)}
         </div>`;
     })}
   </div>`;

@@ -1,33 +1,22 @@
 import { css } from 'lit';
 
 /**
- * Styles of the element. They read only the private `--_*` tokens (DESIGN.md rule 6); `tokenStyles` (tokens.ts) defines them
- * from the constant token list. The host resets what a page's
- * inherited styles would otherwise carry in (colour, font, line height, alignment, letter spacing).
+ * Styles of the element. They read only the private `--_*` tokens (DESIGN.md rule 6), which each element's own
+ * adopted sheet defines (config/theme.ts `themeRule`). `all: initial` on the host keeps the page's inherited styles (colour,
+ * font, line height, alignment, letter spacing, text transform…) out; custom properties still come in, so the page's
+ * `--voice-agent-*` tokens work. Written tersely on purpose: every byte here counts against the 45 KB budget.
  */
 export const widgetStyles = css`
   :host {
+    all: initial;
     display: block;
     color: var(--_base-primary);
-    font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
-    font-size: 14px;
-    font-weight: 400;
-    font-style: normal;
-    line-height: 1.45;
-    text-align: start;
-    letter-spacing: normal;
-    word-spacing: normal;
-    text-transform: none;
-    text-indent: 0;
-    white-space: normal;
-    direction: ltr;
+    font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif;
   }
   :host([hidden]) {
     display: none;
   }
-  *,
-  *::before,
-  *::after {
+  * {
     box-sizing: border-box;
   }
   .root {
@@ -59,17 +48,27 @@ export const widgetStyles = css`
     transform: translateX(-50%);
     align-items: center;
   }
-  button {
+  button,
+  select,
+  input {
     font: inherit;
     color: inherit;
-    cursor: pointer;
   }
-  button:disabled {
-    cursor: default;
+  button {
+    cursor: pointer;
   }
   :focus-visible {
     outline: 2px solid var(--_focus);
     outline-offset: 2px;
+  }
+  .launcher,
+  .error-state,
+  .panel,
+  .terms {
+    border: 1px solid var(--_base-border);
+    background: var(--_base);
+    color: var(--_base-primary);
+    box-shadow: 0 6px 24px #0002;
   }
   .launcher,
   .error-state {
@@ -78,104 +77,156 @@ export const widgetStyles = css`
     gap: 10px;
     min-height: 48px;
     padding: 6px 18px 6px 6px;
-    border: 1px solid var(--_base-border);
     border-radius: var(--_compact-sheet-radius);
-    background: var(--_base);
-    color: var(--_base-primary);
-    box-shadow: 0 4px 16px rgb(0 0 0 / 0.12);
     font-weight: 600;
   }
-  .launcher:hover:not(:disabled) {
+  .tiny .launcher {
+    padding: 5px;
+    border-radius: 50%;
+  }
+  .tiny .label,
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+  }
+  .launcher:not(:disabled):hover,
+  .icon:hover,
+  .secondary:hover {
     background: var(--_base-hover);
   }
-  .launcher:active:not(:disabled) {
+  .launcher:not(:disabled):active,
+  .secondary:active {
     background: var(--_base-active);
   }
-  .launcher[aria-busy='true'] {
+  .launcher:disabled {
     color: var(--_base-subtle);
   }
   .error-state {
     border-color: var(--_base-error);
-    box-shadow: 0 0 0 1px var(--_base-error), 0 4px 16px rgb(0 0 0 / 0.12);
   }
   .avatar {
     flex: none;
-    display: inline-block;
     width: 36px;
     height: 36px;
     border-radius: 50%;
+    object-fit: cover;
     background: radial-gradient(circle at 30% 30%, var(--_orb-color-2), var(--_orb-color-1) 70%);
   }
-  .avatar.large {
+  .avatar.large,
+  .full .avatar {
     width: 40px;
     height: 40px;
   }
   .error-state .avatar {
     background: var(--_base-error);
   }
+  /* panel size by variant: --w × --h, never larger than the viewport; expanded takes the viewport */
+  .root {
+    --w: 400px;
+    --h: 560px;
+  }
+  .tiny {
+    --w: 340px;
+    --h: 480px;
+  }
+  .full {
+    --w: 480px;
+    --h: 680px;
+  }
   .panel {
     display: flex;
     flex-direction: column;
-    width: min(400px, calc(100vw - 2 * var(--_overlay-padding)));
-    height: min(560px, calc(100vh - 2 * var(--_overlay-padding) - 72px));
-    border: 1px solid var(--_base-border);
+    width: min(var(--w), 100vw - 2 * var(--_overlay-padding));
+    height: min(var(--h), 100vh - 2 * var(--_overlay-padding) - 72px);
     border-radius: var(--_sheet-radius);
-    background: var(--_base);
-    color: var(--_base-primary);
-    box-shadow: 0 8px 32px rgb(0 0 0 / 0.16);
     overflow: hidden;
   }
-  .header {
+  .expanded {
+    --w: 100vw;
+    --h: 100vh;
+  }
+  .header,
+  .conversation-id,
+  .composer,
+  .actions,
+  .terms-actions {
     display: flex;
     align-items: center;
-    gap: 10px;
-    padding: 12px 12px 12px 16px;
+    gap: 8px;
+  }
+  .header {
+    padding: 12px;
     border-bottom: 1px solid var(--_base-border);
   }
   .status {
     flex: 1;
     margin: 0;
-    min-width: 0;
     color: var(--_base-subtle);
     font-size: 13px;
   }
-  .icon {
+  .icon,
+  .dismiss {
     width: 36px;
     height: 36px;
     border: 0;
     border-radius: 50%;
     background: transparent;
-    font-size: 22px;
+    font-size: 20px;
     line-height: 1;
   }
-  .icon:hover {
-    background: var(--_base-hover);
+  .dismiss {
+    width: 28px;
+    height: 28px;
+    background: var(--_base);
+    box-shadow: 0 2px 8px #0002;
   }
-  .end,
-  .start,
-  .send {
+  .primary,
+  .secondary,
+  select {
     min-height: 36px;
-    padding: 0 16px;
+    padding: 0 14px;
     border: 1px solid var(--_accent-border);
     border-radius: var(--_button-radius);
     background: var(--_accent);
     color: var(--_accent-primary);
     font-weight: 600;
   }
-  .end:hover,
-  .start:hover,
-  .send:hover:not(:disabled) {
+  .primary:hover {
     background: var(--_accent-hover);
   }
-  .end:active,
-  .start:active,
-  .send:active:not(:disabled) {
+  .primary:active {
     background: var(--_accent-active);
   }
-  .send:disabled {
+  .primary:disabled {
     border-color: var(--_base-border);
     background: var(--_base-active);
     color: var(--_base-subtle);
+  }
+  .secondary,
+  select {
+    border-color: var(--_base-border);
+    background: var(--_base);
+    color: var(--_base-primary);
+  }
+  select {
+    padding: 0 8px;
+    border-radius: var(--_dropdown-sheet-radius);
+  }
+  .conversation-id {
+    justify-content: space-between;
+    margin: 0;
+    padding: 4px 16px;
+    color: var(--_base-subtle);
+    font-size: 12px;
+  }
+  .link {
+    border: 0;
+    background: none;
+    color: var(--_base-primary);
+    text-decoration: underline;
   }
   .transcript {
     flex: 1;
@@ -190,8 +241,6 @@ export const widgetStyles = css`
     padding: 8px 12px;
     border-radius: var(--_bubble-radius);
     overflow-wrap: anywhere;
-  }
-  .message.agent {
     align-self: flex-start;
     background: var(--_base-active);
   }
@@ -201,10 +250,14 @@ export const widgetStyles = css`
     color: var(--_accent-primary);
     white-space: pre-wrap;
   }
-  .message.user.unsent {
+  .message.unsent {
     background: var(--_base);
     color: var(--_base-error);
     border: 1px solid var(--_base-error);
+  }
+  .message > * {
+    margin: 0.4em 0;
+    font-size: 1em;
   }
   .message > :first-child {
     margin-top: 0;
@@ -212,28 +265,16 @@ export const widgetStyles = css`
   .message > :last-child {
     margin-bottom: 0;
   }
-  .message :is(h1, h2, h3, h4, h5, h6) {
-    font-size: 1.05em;
-    margin: 0.6em 0 0.3em;
-  }
-  .message :is(p, ul, ol, pre, blockquote) {
-    margin: 0.4em 0;
-  }
   .message :is(ul, ol) {
-    padding-inline-start: 1.3em;
+    padding-inline-start: 1.2em;
   }
-  .message a {
+  a {
     color: inherit;
-    text-decoration: underline;
   }
-  .message code {
-    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-    font-size: 0.92em;
-  }
-  .message pre {
+  pre {
     overflow-x: auto;
   }
-  .message img {
+  img {
     max-width: 100%;
   }
   .notice {
@@ -242,21 +283,11 @@ export const widgetStyles = css`
     color: var(--_base-subtle);
     font-size: 12px;
   }
-  .notice.error {
-    color: var(--_base-error);
-  }
-  .actions:empty {
-    display: none;
-  }
   .actions {
-    display: flex;
     justify-content: center;
-    gap: 8px;
     padding: 0 16px 8px;
   }
   .composer {
-    display: flex;
-    gap: 8px;
     padding: 12px;
     border-top: 1px solid var(--_base-border);
   }
@@ -268,16 +299,31 @@ export const widgetStyles = css`
     border: 1px solid var(--_base-border);
     border-radius: var(--_input-radius);
     background: var(--_base);
-    color: var(--_base-primary);
-    font: inherit;
   }
-  .composer input::placeholder {
+  ::placeholder {
     color: var(--_base-subtle);
     opacity: 1;
   }
+  .banner {
+    padding: 0 0 8px;
+    color: var(--_base-subtle);
+    font-size: 11px;
+    text-align: center;
+  }
+  .terms {
+    max-width: min(440px, 90vw);
+    padding: 20px;
+    border-radius: var(--_sheet-radius);
+  }
+  .terms::backdrop {
+    background: #0006;
+  }
+  .terms-actions {
+    justify-content: flex-end;
+  }
   @media (prefers-reduced-motion: no-preference) {
-    .launcher[aria-busy='true'] .avatar {
-      animation: pulse 1.2s ease-in-out infinite;
+    .launcher:disabled .avatar {
+      animation: pulse 1.2s infinite;
     }
   }
   @keyframes pulse {

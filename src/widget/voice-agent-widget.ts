@@ -1,84 +1,120 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { conversationSocketUrl, normalizeServerUrl } from '../client/paths.js';
-import type { ConversationInitiation } from '../client/protocol.js';
+import type { ConversationConfigOverride, ConversationInitiation } from '../client/protocol.js';
 import type { SessionOptions } from '../client/session.js';
-import { DEFAULT_TEXTS, MAX_TEXT_LENGTH } from '../config/defaults.js';
-import { firstMessageFor, fillDynamicVariables, resolveTexts } from '../config/texts.js';
+import {
+  CONFIG_ATTRIBUTES, CONVERSATION_ATTRIBUTES, applyAttributeLayer, attributeLayer, parseBooleanAttribute, type AttributeValues,
+} from '../config/attributes.js';
+import { DEFAULT_TEXTS, MAX_TEXT_LENGTH, TEXT_KEYS } from '../config/defaults.js';
+import { directionOf, languageName, offeredLanguages, preferredLanguage } from '../config/language.js';
+import { fillDynamicVariables, firstMessageFor, presetFor, resolveTexts } from '../config/texts.js';
 import { resolveTheme, themeRule } from '../config/theme.js';
-import { TEXT_KEYS, type TextContents, type WidgetConfig } from '../config/types.js';
-import { isRecord, preview, resolveWidgetConfig } from '../config/validate.js';
+import type { TextContents, WidgetConfig } from '../config/types.js';
+import { isRecord, normalizeLanguage, preview, resolveWidgetConfig } from '../config/validate.js';
 import type { LinkPolicy } from '../markdown/link-policy.js';
 import { renderAvatar } from './avatar.js';
 import { ConfigController } from './config-controller.js';
 import { ConversationController, type ClientToolHandler } from './conversation-controller.js';
 import * as log from './console.js';
+import { MediaQueryController } from './media-query-controller.js';
 import { defaultServerUrl } from './server-url.js';
+import { renderTerms, type Terms } from './terms.js';
 import { renderTranscript } from './transcript.js';
-import { tokenStyles } from './tokens.js';
 import { widgetStyles } from './voice-agent-widget.styles.js';
 
 /** Agent ids are opaque, but never empty and never longer than this. */
 const MAX_AGENT_ID_LENGTH = 256;
+/** Below this viewport width (px) the device counts as mobile for `expandable` (PROTOCOL.md section 2). */
+const MOBILE_QUERY = '(max-width: 640px)';
+/** How long the copy button says `copied`, in ms. */
+const COPIED_MS = 2000;
+/** Where the "powered by" line points unless `override_link` says otherwise. */
+const BANNER_LINK = 'https://www.npmjs.com/package/voice-agent-widget';
+
+const camel = (name: string): string => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+const OVERRIDE_ATTRIBUTES = [...Object.keys(CONFIG_ATTRIBUTES), ...CONVERSATION_ATTRIBUTES];
 
 /**
  * `<voice-agent-widget agent-id="...">`: reads the agent's public widget configuration from the Voice Agent
- * Service (PROTOCOL.md section 2), applies its styles and labels, and lets a visitor hold a conversation with the
- * agent (PROTOCOL.md section 3).
+ * Service (PROTOCOL.md section 2), applies its styles, labels and layout flags, and lets a visitor hold a
+ * conversation with the agent (PROTOCOL.md section 3).
  *
- * @attr agent-id - the agent to talk to (required)
+ * @attr agent-id - the agent to talk to (required unless `signed-url` holds it)
  * @attr server-url - base URL of the Voice Agent Service; default: the origin of the script that defined the element (PROTOCOL.md section 1)
  * @attr dynamic-variables - JSON object of dynamic variables sent with the conversation (values: string, number or boolean)
  * @attr text-contents - JSON object of labels that win over the configuration's `text_contents` (PROTOCOL.md section 2)
+ * @attr variant - `tiny`, `compact` or `full`; overrides `variant`
+ * @attr placement - `top-left`, `top`, `top-right`, `bottom-left`, `bottom`, `bottom-right`; overrides `placement`
+ * @attr default-expanded - boolean (`true`/`false`/present); overrides `default_expanded`. Also `always-expanded`, `dismissible`, `transcript` (`transcript_enabled`), `text-input` (`text_input_enabled`), `mic-muting` (`mic_muting_enabled`)
+ * @attr language - a language tag; overrides `language`
+ * @attr avatar-image-url - https or same-origin picture; sets `avatar.type` to `image`. Also `avatar-orb-color-1`, `avatar-orb-color-2` (CSS colours)
+ * @attr markdown-link-allowed-hosts - comma-separated hosts; overrides `markdown_link_allowed_hosts`
+ * @attr override-first-message - sent as the conversation's first message. Also `override-language`, `override-prompt`, `override-voice-id`, `override-text-only` (SERVICE-INTERFACE.md 2.8 overrides)
+ * @attr user-id - the visitor's id for the agent owner (initiation `user_id`)
+ * @attr signed-url - a ws(s) URL with `agent_id` and `conversation_signature` for a private agent (PROTOCOL.md section 3)
+ *
+ * @fires voice-agent-conversation - a conversation started: `detail.conversationId`
+ * @fires voice-agent-conversation-end - it ended: `detail: {conversationId, reason, code, message}`
  *
  * @csspart root - the positioned wrapper of the launcher and the panel
  * @csspart launcher - the button that opens and closes the panel
- * @csspart avatar - the orb avatar
+ * @csspart dismiss-button - the button that hides the widget until the page reloads (`dismissible`)
+ * @csspart avatar - the orb or picture avatar
  * @csspart panel - the conversation panel
  * @csspart header - the panel's header (avatar, status, buttons)
  * @csspart status - the conversation status line (aria-live)
+ * @csspart language-select - the language selector
+ * @csspart conversation-id - the conversation id line, with its `copy-button`
  * @csspart transcript - the transcript (role="log")
  * @csspart message - every transcript message; also `agent-message` / `user-message`
  * @csspart notice - a line that tells how a conversation ended
- * @csspart composer - the text input form
- * @csspart input - the text input
- * @csspart button - every button
+ * @csspart composer - the text input form; `input` its field
+ * @csspart button - every button; each also has its own part (`start-button`, `send-button`, `end-button`, `expand-button`, `collapse-button`, …)
+ * @csspart banner - the "powered by" line
+ * @csspart terms - the terms dialog
  * @csspart error - the error state shown when the configuration cannot be read
  *
  * @cssprop --voice-agent-base - panel background (`styles.base`, legacy `bg_color`); every `styles` colour has one: --voice-agent-base-hover, -base-active, -base-border, -base-subtle, -base-primary, -base-error, -accent, -accent-hover, -accent-active, -accent-border, -accent-subtle, -accent-primary
  * @cssprop --voice-agent-focus - focus ring colour (legacy `focus_color`)
- * @cssprop --voice-agent-orb-color-1 - first orb colour (`avatar.color_1`)
- * @cssprop --voice-agent-orb-color-2 - second orb colour (`avatar.color_2`)
+ * @cssprop --voice-agent-orb-color-1 - first orb colour (`avatar.color_1`); also --voice-agent-orb-color-2
  * @cssprop --voice-agent-overlay-padding - distance from the viewport edge (`styles.overlay_padding`, px)
  * @cssprop --voice-agent-button-radius - also -input-radius, -bubble-radius, -sheet-radius, -compact-sheet-radius, -dropdown-sheet-radius (px)
  */
 export class VoiceAgentWidget extends LitElement {
-  static override styles = [tokenStyles, widgetStyles];
-
-  private readonly configController = new ConfigController(this);
-  private readonly conversation = new ConversationController(this);
+  static override styles = widgetStyles;
 
   /**
    * Reactive properties, declared statically rather than with decorators: Lit's decorator runtime costs ~0.9 KB
-   * gzipped of the 45 KB script-tag budget (measured with bench/size.mjs). Order as DESIGN.md rule 3: state, then attributes.
+   * gzipped of the 45 KB script-tag budget (measured with bench/size.mjs). State first, then attributes; every
+   * override attribute is a string property of its camel-cased name (`default-expanded` → `defaultExpanded`).
    */
   static override properties = {
     open: { state: true },
     draft: { state: true },
+    expanded: { state: true },
+    dismissed: { state: true },
+    language: { state: true },
+    termsOpen: { state: true },
+    copied: { state: true },
     agentId: { attribute: 'agent-id' },
     serverUrl: { attribute: 'server-url' },
     dynamicVariables: { attribute: 'dynamic-variables' },
     textContents: { attribute: 'text-contents' },
+    ...Object.fromEntries(OVERRIDE_ATTRIBUTES.map((name) => [camel(name), { attribute: name }])),
   };
 
-  private get input(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('.composer input');
-  }
-  private get launcher(): HTMLButtonElement | null {
-    return this.renderRoot.querySelector('.launcher');
-  }
+  readonly #configController = new ConfigController(this);
+  readonly #conversation = new ConversationController(this);
+  readonly #mobile = new MediaQueryController(this, MOBILE_QUERY);
 
   private open = false;
   private draft = '';
+  private expanded = false;
+  private dismissed = false;
+  /** The conversation language chosen (PROTOCOL.md section 2, `language`), '' until the configuration is read. */
+  private language = '';
+  private termsOpen = false;
+  private copied = false;
 
   /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`). Attribute `agent-id`. */
   agentId = '';
@@ -94,260 +130,369 @@ export class VoiceAgentWidget extends LitElement {
    * with `is_error: true`. Without one, every tool call is answered as an unknown tool.
    */
   get clientToolHandler(): ClientToolHandler | null {
-    return this.conversation.clientToolHandler;
+    return this.#conversation.clientToolHandler;
   }
   set clientToolHandler(handler: ClientToolHandler | null) {
-    this.conversation.clientToolHandler = typeof handler === 'function' ? handler : null;
+    this.#conversation.clientToolHandler = typeof handler === 'function' ? handler : null;
   }
 
-  private configSheet: CSSStyleSheet | null = null;
-  private themeRule = '';
-  private pinnedToEnd = true;
-  private parsedVariables: Record<string, string | number | boolean> = {};
-  private parsedTexts: Partial<TextContents> = {};
-  private attributeProblem = '';
-  private policy: LinkPolicy | null = null;
-  private policyFor: WidgetConfig | null = null;
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.open = false;
-  }
+  /** The validated configuration with the attributes laid over it; null until read. */
+  #config: WidgetConfig | null = null;
+  #texts: TextContents = DEFAULT_TEXTS;
+  #policy: LinkPolicy | null = null;
+  #terms: Terms | null = null;
+  #configSheet: CSSStyleSheet | null = null;
+  #themeRule = '';
+  #pinnedToEnd = true;
+  #parsedVariables: Record<string, string | number | boolean> = {};
+  #parsedTexts: Partial<TextContents> = {};
+  #attributeProblem = '';
+  #signed: { url: string; agentId: string; signature: string } | null = null;
+  #pendingStart: (() => void) | null = null;
+  #termsAccepted = false;
+  #copiedTimer: ReturnType<typeof setTimeout> | undefined;
+  #configured = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
     // A re-added element reads its configuration again (its controllers were released on removal).
-    if (this.hasUpdated && this.configController.status !== 'ready') this.loadConfig();
+    if (this.hasUpdated && this.#configController.status !== 'ready') this.#loadConfig();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#copiedTimer);
+    this.open = this.termsOpen = this.copied = false;
+    this.#pendingStart = null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('dynamicVariables')) this.parsedVariables = parseDynamicVariables(this.dynamicVariables);
-    if (changed.has('textContents')) this.parsedTexts = parseTextContents(this.textContents);
-    if (changed.has('agentId') || changed.has('serverUrl')) this.loadConfig();
+    const has = (name: string): boolean => changed.has(name as keyof VoiceAgentWidget);
+    if (has('dynamicVariables')) this.#parsedVariables = parseDynamicVariables(this.dynamicVariables);
+    if (has('agentId') || has('serverUrl') || has('signedUrl')) this.#loadConfig();
+    if (this.#configController.status === 'ready' && (this.#config === null || OVERRIDE_ATTRIBUTES.some((name) => has(camel(name))) || this.#rawChanged())) {
+      this.#resolveConfig();
+    }
+    if (has('textContents')) this.#parsedTexts = parseTextContents(this.textContents);
+    const config = this.#config;
+    if (config) {
+      this.#texts = resolveTexts(config, this.language, this.#parsedTexts);
+      const preset = presetFor(config, this.language);
+      const html = preset?.terms_html ?? config.terms_html;
+      const text = preset?.terms_text ?? config.terms_text;
+      const key = preset?.terms_key ?? config.terms_key;
+      if (this.#terms?.html !== html || this.#terms.text !== text || this.#terms.key !== key) this.#terms = html || text ? { html, text, key } : null;
+    } else this.#texts = { ...DEFAULT_TEXTS, ...this.#parsedTexts };
   }
 
   protected override updated(): void {
-    this.applyTheme();
-    this.followTranscript();
+    this.#applyTheme();
+    this.#followTranscript();
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (dialog && !dialog.open) dialog.showModal();
   }
 
-  private loadConfig(): void {
-    this.attributeProblem = '';
-    const agentId = this.agentId.trim();
-    if (!agentId || agentId.length > MAX_AGENT_ID_LENGTH) {
-      this.attributeProblem = agentId ? `agent-id is longer than ${MAX_AGENT_ID_LENGTH} characters` : 'the agent-id attribute is missing';
-      log.error(`${this.attributeProblem}; the widget cannot start.`);
-      return;
+  #lastRaw: unknown = null;
+  #rawChanged(): boolean {
+    return this.#lastRaw !== this.#configController.raw;
+  }
+
+  /** Validates the service's configuration with the attribute overrides laid over it (attributes win). */
+  #resolveConfig(): void {
+    const raw = (this.#lastRaw = this.#configController.raw);
+    const values: AttributeValues = {};
+    for (const name of OVERRIDE_ATTRIBUTES) values[name as keyof AttributeValues] = this.getAttribute(name);
+    const layer = attributeLayer(values, log.warn);
+    const config = resolveWidgetConfig(
+      applyAttributeLayer(raw, layer),
+      (field, problem) => log.warn(`${field.split(/[.[]/)[0]! in layer ? 'attribute or ' : ''}widget_config.${field}: ${problem}; using the default.`),
+      location.href,
+    );
+    this.#config = config;
+    this.#policy = { allowedHosts: config.markdown_link_allowed_hosts, includeWww: config.markdown_link_include_www, allowHttp: config.markdown_link_allow_http, pageUrl: location.href };
+    const attributeLanguage = values.language ? normalizeLanguage(values.language) : null;
+    if (!offeredLanguages(config).includes(this.language)) this.language = attributeLanguage ?? preferredLanguage(config, navigator.languages ?? []);
+    if (!this.#configured) {
+      this.#configured = true;
+      this.open = config.default_expanded;
+      if (config.use_rtc) log.info('use_rtc is set: this widget talks over the WebSocket until a WebRTC transport exists.');
     }
-    let serverUrl: string;
+  }
+
+  #loadConfig(): void {
+    this.#attributeProblem = '';
+    this.#signed = null;
+    const signedUrl = this.getAttribute('signed-url');
     try {
-      serverUrl = normalizeServerUrl(this.serverUrl.trim() || defaultServerUrl());
+      if (signedUrl) this.#signed = parseSignedUrl(signedUrl);
+      const agentId = this.agentId.trim() || this.#signed?.agentId || '';
+      if (!agentId || agentId.length > MAX_AGENT_ID_LENGTH) {
+        throw new Error(agentId ? `agent-id is longer than ${MAX_AGENT_ID_LENGTH} characters` : 'the agent-id attribute is missing');
+      }
+      void this.#configController.load(this.#resolvedServerUrl, agentId, this.#signed?.signature);
     } catch (error) {
-      this.attributeProblem = (error as Error).message;
-      log.error(`${this.attributeProblem}; the widget cannot start.`);
-      return;
+      this.#attributeProblem = (error as Error).message;
+      log.error(`${this.#attributeProblem}; the widget cannot start.`);
     }
-    void this.configController.load(serverUrl, agentId);
   }
 
-  private get resolvedServerUrl(): string {
-    return normalizeServerUrl(this.serverUrl.trim() || defaultServerUrl());
-  }
-
-  private get texts(): TextContents {
-    const config = this.configController.config;
-    return config ? resolveTexts(config, config.language, this.parsedTexts) : { ...DEFAULT_TEXTS, ...this.parsedTexts };
-  }
-
-  private linkPolicy(config: WidgetConfig): LinkPolicy {
-    if (this.policyFor !== config || !this.policy) {
-      this.policyFor = config;
-      this.policy = {
-        allowedHosts: config.markdown_link_allowed_hosts,
-        includeWww: config.markdown_link_include_www,
-        allowHttp: config.markdown_link_allow_http,
-        pageUrl: location.href,
-      };
-    }
-    return this.policy;
+  get #resolvedServerUrl(): string {
+    return normalizeServerUrl(this.serverUrl.trim() || (this.#signed ? this.#signed.url.replace(/^ws/, 'http').replace(/^(\w+:\/\/[^/]+).*$/, '$1') : defaultServerUrl()));
   }
 
   /**
    * Puts the validated colours and sizes in this element's own adopted stylesheet (CSP-safe): the configuration's
    * once read, the defaults before that (loading and error states).
    */
-  private applyTheme(): void {
+  #applyTheme(): void {
     const root = this.shadowRoot;
     if (!root) return;
-    if (!this.configSheet) {
-      this.configSheet = new CSSStyleSheet();
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.configSheet];
+    if (!this.#configSheet) {
+      this.#configSheet = new CSSStyleSheet();
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#configSheet];
     }
-    const rule = themeRule(resolveTheme(this.configController.config ?? resolveWidgetConfig({}, () => {}, location.href)));
-    if (rule !== this.themeRule) this.configSheet.replaceSync((this.themeRule = rule));
+    const rule = themeRule(resolveTheme(this.#config ?? resolveWidgetConfig({}, () => {}, location.href)));
+    if (rule !== this.#themeRule) this.#configSheet.replaceSync((this.#themeRule = rule));
   }
 
   /** Keeps the newest transcript line in view, unless the visitor scrolled up to read. */
-  private followTranscript(): void {
-    const log = this.renderRoot.querySelector('.transcript');
-    if (!log) return;
-    if (this.pinnedToEnd) log.scrollTop = log.scrollHeight;
+  #followTranscript(): void {
+    const transcript = this.renderRoot.querySelector('.transcript');
+    if (transcript && this.#pinnedToEnd) transcript.scrollTop = transcript.scrollHeight;
   }
 
-  private onTranscriptScroll(event: Event): void {
-    const log = event.currentTarget as HTMLElement;
-    this.pinnedToEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  #onTranscriptScroll(event: Event): void {
+    const transcript = event.currentTarget as HTMLElement;
+    this.#pinnedToEnd = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 24;
   }
 
-  private sessionOptions(config: WidgetConfig): SessionOptions {
-    const initiation: ConversationInitiation = {
-      conversation_config_override: { conversation: { text_only: true } },
-      dynamic_variables: this.parsedVariables,
+  /** The initiation (PROTOCOL.md section 3; overrides of SERVICE-INTERFACE.md 2.8) from the attributes and the chosen language. */
+  #sessionOptions(config: WidgetConfig): SessionOptions {
+    const attr = (name: string): string | null => this.getAttribute(name);
+    const agent: NonNullable<ConversationConfigOverride['agent']> = {};
+    const language = attr('override-language') ?? (this.language !== normalizeLanguage(isRecord(this.#lastRaw) ? this.#lastRaw['language'] : '') ? this.language : null);
+    if (language) agent.language = language;
+    const firstMessage = attr('override-first-message') ?? (this.language !== config.language ? presetFor(config, this.language)?.first_message : undefined);
+    if (firstMessage) agent.first_message = firstMessage;
+    if (attr('override-prompt')) agent.prompt = { prompt: attr('override-prompt')! };
+    const override: ConversationConfigOverride = {
+      conversation: { text_only: parseBooleanAttribute('override-text-only', attr('override-text-only'), log.warn) ?? true },
     };
-    if (config.language !== 'en') initiation.conversation_config_override!.agent = { language: config.language };
-    return { url: conversationSocketUrl(this.resolvedServerUrl, this.agentId.trim()), initiation };
+    if (Object.keys(agent).length) override.agent = agent;
+    if (attr('override-voice-id')) override.tts = { voice_id: attr('override-voice-id')! };
+    const initiation: ConversationInitiation = { conversation_config_override: override, dynamic_variables: this.#parsedVariables };
+    if (attr('user-id')) initiation.user_id = attr('user-id')!;
+    return { url: this.#signed?.url ?? conversationSocketUrl(this.#resolvedServerUrl, this.agentId.trim()), initiation };
   }
 
-  private toggle(): void {
-    this.open = !this.open;
-    void this.updateComplete.then(() => (this.open ? this.focusComposer() : this.launcher?.focus()));
-  }
-
-  private focusComposer(): void {
-    (this.input ?? this.renderRoot.querySelector<HTMLElement>('.start'))?.focus();
-  }
-
-  private onPanelKeydown(event: KeyboardEvent): void {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      this.toggle();
+  /** The terms must be accepted first: not accepted in this page view, nor remembered under `terms_key`. */
+  get #termsPending(): boolean {
+    if (!this.#terms || this.#termsAccepted) return false;
+    try {
+      return !this.#terms.key || localStorage.getItem(this.#terms.key) !== 'accepted';
+    } catch {
+      return true;
     }
   }
 
-  private startChat(): void {
-    const config = this.configController.config;
-    if (!config) return;
-    this.conversation.start(this.sessionOptions(config));
-    void this.updateComplete.then(() => this.focusComposer());
+  /** Runs `start` now, or after the visitor accepted the terms (PROTOCOL.md section 2); declining starts nothing. */
+  #withTerms(start: () => void): void {
+    if (!this.#termsPending) return start();
+    this.#pendingStart = start;
+    this.termsOpen = true;
   }
 
-  private endConversation(): void {
-    this.conversation.end();
-    void this.updateComplete.then(() => this.focusComposer());
+  #acceptTerms(): void {
+    const start = this.#pendingStart;
+    this.#termsAccepted = true;
+    try {
+      if (this.#terms?.key) localStorage.setItem(this.#terms.key, 'accepted');
+    } catch {
+      log.warn('localStorage is not available: the terms acceptance is kept for this page view only.');
+    }
+    this.#closeTerms();
+    start?.();
   }
 
-  private onInput(event: Event): void {
+  /** Closes the terms sheet; what waited for it starts only through `#acceptTerms`. */
+  #closeTerms(): void {
+    this.renderRoot.querySelector('dialog')?.close();
+    this.termsOpen = false;
+    this.#pendingStart = null;
+    void this.updateComplete.then(() => this.#focusComposer());
+  }
+
+  #toggle(): void {
+    this.open = !this.open;
+    void this.updateComplete.then(() => (this.open ? this.#focusComposer() : this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus()));
+  }
+
+  #focusComposer(): void {
+    (this.renderRoot.querySelector<HTMLElement>('.composer input') ?? this.renderRoot.querySelector<HTMLElement>('.start'))?.focus();
+  }
+
+  #onPanelKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && !this.#config?.always_expanded && !this.termsOpen) {
+      event.stopPropagation();
+      this.#toggle();
+    }
+  }
+
+  #startChat(): void {
+    const config = this.#config;
+    if (config) this.#withTerms(() => this.#conversation.start(this.#sessionOptions(config)));
+  }
+
+  #onInput(event: Event): void {
     this.draft = (event.target as HTMLInputElement).value;
-    this.conversation.typing();
+    this.#conversation.typing();
   }
 
-  private onSubmit(event: SubmitEvent): void {
+  #onSubmit(event: SubmitEvent): void {
     event.preventDefault();
-    const config = this.configController.config;
+    const config = this.#config;
     const text = this.draft.trim();
     if (!config || !text) return;
-    this.draft = '';
-    this.conversation.sendText(text, () => this.sessionOptions(config));
+    const send = (): void => {
+      this.draft = '';
+      this.#conversation.sendText(text, () => this.#sessionOptions(config));
+    };
+    if (this.#conversation.active) send();
+    else this.#withTerms(send);
   }
 
-  private statusText(texts: TextContents): string {
-    switch (this.conversation.phase) {
-      case 'connecting':
-        return texts.connecting_status;
-      case 'connected':
-        return texts.chatting_status;
-      default:
-        // idle, and ended: how it ended is the transcript's last line (announced there once, not twice)
-        return '';
+  #onLanguage(event: Event): void {
+    this.language = (event.target as HTMLSelectElement).value;
+  }
+
+  async #copyConversationId(): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(this.#conversation.conversationId ?? '');
+      this.copied = true;
+      clearTimeout(this.#copiedTimer);
+      this.#copiedTimer = setTimeout(() => (this.copied = false), COPIED_MS);
+    } catch (error) {
+      log.warn(`could not copy the conversation id: ${(error as Error).message}`);
     }
   }
 
-  private renderLauncher(texts: TextContents, busy: boolean): TemplateResult {
-    return html`<button
-      part="launcher button"
-      class="launcher"
-      type="button"
-      aria-expanded=${this.open ? 'true' : 'false'}
-      aria-controls="panel"
-      aria-busy=${busy ? 'true' : 'false'}
-      ?disabled=${busy}
-      @click=${this.toggle}
-    >
-      ${renderAvatar()}<span class="label">${busy ? texts.connecting_status : this.open ? texts.collapse : texts.main_label}</span>
-    </button>`;
+  #statusText(): string {
+    const { phase } = this.#conversation;
+    return phase === 'connecting' ? this.#texts.connecting_status : phase === 'connected' ? this.#texts.chatting_status : '';
   }
 
-  private renderPanel(config: WidgetConfig, texts: TextContents): TemplateResult {
-    const { phase, transcript } = this.conversation;
-    const active = this.conversation.active;
-    const greetingText = transcript.length === 0 && phase === 'idle' ? fillDynamicVariables(firstMessageFor(config, config.language), this.parsedVariables) : '';
+  #renderLauncher(config: WidgetConfig | null, busy: boolean): TemplateResult {
+    const texts = this.#texts;
+    const label = busy ? texts.connecting_status : this.open ? texts.collapse : texts.main_label;
+    const avatar = !config || config.variant === 'tiny' || config.show_avatar_when_collapsed;
+    return html`<button
+        part="launcher button"
+        class="launcher"
+        type="button"
+        aria-expanded=${this.open ? 'true' : 'false'}
+        aria-controls="panel"
+        aria-busy=${busy ? 'true' : 'false'}
+        aria-label=${config?.variant === 'tiny' ? label : nothing}
+        ?disabled=${busy}
+        @click=${this.#toggle}
+      >
+        ${avatar ? renderAvatar(config) : nothing}<span class="label">${label}</span></button
+      >${config?.dismissible && !this.open
+        ? html`<button part="button dismiss-button" class="icon dismiss" type="button" aria-label=${texts.dismiss_terms} @click=${() => (this.dismissed = true)}>
+            <span aria-hidden="true">&times;</span>
+          </button>`
+        : nothing}`;
+  }
+
+  #renderPanel(config: WidgetConfig): TemplateResult {
+    const texts = this.#texts;
+    const { phase, transcript, conversationId } = this.#conversation;
+    const active = this.#conversation.active;
+    const textAllowed = config.text_only || config.supports_text_only;
+    const greeting = transcript.length === 0 && phase === 'idle' ? fillDynamicVariables(firstMessageFor(config, this.language), this.#parsedVariables) : '';
     const placeholder = phase === 'ended' ? texts.input_placeholder_new_conversation : config.text_only ? texts.input_placeholder_text_only : texts.input_placeholder;
-    return html`<div id="panel" part="panel" class="panel" role="group" aria-label=${texts.main_label} @keydown=${this.onPanelKeydown}>
+    const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
+    const languages = offeredLanguages(config);
+    const shown = config.transcript_enabled ? transcript : transcript.filter((t) => t.role === 'agent').slice(-1);
+    return html`<div id="panel" part="panel" class="panel ${expandable && this.expanded ? 'expanded' : ''}" role="group" aria-label=${texts.main_label} @keydown=${this.#onPanelKeydown}>
       <div part="header" class="header">
-        ${renderAvatar('large')}
-        <p part="status" class="status" role="status" aria-live="polite">${this.statusText(texts)}</p>
-        ${active ? html`<button part="button end-button" class="end" type="button" @click=${this.endConversation}>${texts.end_call}</button>` : nothing}
-        <button part="button collapse-button" class="icon collapse" type="button" aria-label=${texts.collapse} title=${texts.collapse} @click=${this.toggle}>
-          <span aria-hidden="true">&times;</span>
-        </button>
-      </div>
-      ${config.transcript_enabled || config.text_input_enabled
-        ? renderTranscript(transcript, texts, this.linkPolicy(config), greetingText ? { owner: config, text: greetingText } : null, this.onTranscriptScroll)
-        : nothing}
-      <div class="actions">
-        ${!active && config.text_input_enabled
-          ? html`<button part="button start-button" class="start" type="button" @click=${this.startChat}>${texts.start_chat}</button>`
+        ${renderAvatar(config, 'large')}
+        <p part="status" class="status ${config.show_agent_status ? '' : 'visually-hidden'}" role="status" aria-live="polite">${this.#statusText()}</p>
+        ${config.language_selector && languages.length > 1
+          ? html`<select part="language-select" aria-label=${texts.change_language} ?disabled=${active} @change=${this.#onLanguage}>
+              ${languages.map((l) => html`<option value=${l} lang=${l} ?selected=${l === this.language}>${languageName(l)}</option>`)}
+            </select>`
           : nothing}
+        ${active ? html`<button part="button end-button" class="primary end" type="button" @click=${() => this.#conversation.end()}>${texts.end_call}</button>` : nothing}
+        ${expandable
+          ? html`<button part="button expand-button" class="icon" type="button" aria-label=${texts.expand} aria-pressed=${this.expanded ? 'true' : 'false'} @click=${() => (this.expanded = !this.expanded)}>
+              <span aria-hidden="true">${this.expanded ? '⤡' : '⤢'}</span>
+            </button>`
+          : nothing}
+        ${config.always_expanded
+          ? nothing
+          : html`<button part="button collapse-button" class="icon" type="button" aria-label=${texts.collapse} @click=${this.#toggle}>
+              <span aria-hidden="true">&times;</span>
+            </button>`}
       </div>
-      ${config.text_input_enabled
-        ? html`<form part="composer" class="composer" @submit=${this.onSubmit}>
-            <input
-              part="input"
-              type="text"
-              autocomplete="off"
-              maxlength=${MAX_TEXT_LENGTH}
-              aria-label=${texts.input_label}
-              placeholder=${placeholder}
-              .value=${this.draft}
-              @input=${this.onInput}
-            />
-            <button part="button send-button" class="send" type="submit" ?disabled=${!this.draft.trim()}>${texts.send_message}</button>
+      ${config.show_conversation_id && conversationId
+        ? html`<p part="conversation-id" class="conversation-id">
+            <span>${texts.conversation_id}: <code>${conversationId}</code></span>
+            <button part="button copy-button" class="link" type="button" aria-live="polite" @click=${this.#copyConversationId}>${this.copied ? texts.copied : texts.copy_id}</button>
+          </p>`
+        : nothing}
+      ${renderTranscript(shown, texts, this.#policy!, greeting ? { owner: config, text: greeting } : null, this.#onTranscriptScroll, config.strip_audio_tags)}
+      ${!active && textAllowed ? html`<div class="actions"><button part="button start-button" class="primary start" type="button" @click=${this.#startChat}>${texts.start_chat}</button></div>` : nothing}
+      ${config.text_input_enabled && textAllowed
+        ? html`<form part="composer" class="composer" @submit=${this.#onSubmit}>
+            <input part="input" type="text" autocomplete="off" maxlength=${MAX_TEXT_LENGTH} aria-label=${texts.input_label} placeholder=${placeholder} .value=${this.draft} @input=${this.#onInput} />
+            <button part="button send-button" class="primary send" type="submit" ?disabled=${!this.draft.trim()}>${texts.send_message}</button>
           </form>`
         : nothing}
+      ${config.disable_banner ? nothing : html`<a part="banner" class="banner" href=${config.override_link || BANNER_LINK} target="_blank" rel="noopener noreferrer">voice-agent-widget</a>`}
+      ${this.termsOpen && this.#terms ? renderTerms(this.#terms, texts, this.#policy!, () => this.#acceptTerms(), () => this.#closeTerms()) : nothing}
     </div>`;
   }
 
-  override render(): TemplateResult {
-    const texts = this.texts;
-    const { status, config } = this.configController;
-    if (this.attributeProblem || status === 'error') {
+  override render(): TemplateResult | typeof nothing {
+    const { status } = this.#configController;
+    const config = this.#config;
+    if (this.#attributeProblem || status === 'error') {
       return html`<div part="root" class="root bottom-right">
-        <div part="error" class="error-state" role="alert">${renderAvatar()}<span>${texts.error_occurred}</span></div>
+        <div part="error" class="error-state" role="alert">${renderAvatar(null)}<span>${this.#texts.error_occurred}</span></div>
       </div>`;
     }
-    if (!config || status !== 'ready') {
-      return html`<div part="root" class="root bottom-right">${this.renderLauncher(texts, true)}</div>`;
-    }
-    return html`<div part="root" class="root ${config.placement}">
-      ${this.open ? this.renderPanel(config, texts) : nothing} ${this.renderLauncher(texts, false)}
+    if (!config || status !== 'ready') return html`<div part="root" class="root bottom-right">${this.#renderLauncher(null, true)}</div>`;
+    if (this.dismissed) return nothing;
+    const open = this.open || config.always_expanded;
+    return html`<div part="root" class="root ${config.placement} ${config.variant}" dir=${directionOf(this.language)} lang=${this.language}>
+      ${open ? this.#renderPanel(config) : nothing} ${config.always_expanded ? nothing : this.#renderLauncher(config, false)}
     </div>`;
   }
 }
 
+/**
+ * Reads `signed-url` (PROTOCOL.md section 3): a ws(s) URL whose query holds `agent_id` and `conversation_signature`.
+ * @throws Error naming the problem when it is not one
+ */
+export function parseSignedUrl(value: string): { url: string; agentId: string; signature: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`signed-url ${preview(value)} is not a URL`);
+  }
+  const agentId = url.searchParams.get('agent_id') ?? '';
+  const signature = url.searchParams.get('conversation_signature') ?? '';
+  if (!/^wss?:$/.test(url.protocol) || !signature || url.username || url.password) {
+    throw new Error('signed-url must be a ws(s) URL with a conversation_signature');
+  }
+  return { url: url.href, agentId, signature };
+}
+
 /** Reads the `dynamic-variables` attribute: a JSON object of string, number and boolean values; anything else is reported and left out. */
 export function parseDynamicVariables(value: string): Record<string, string | number | boolean> {
-  if (!value.trim()) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    log.error(`dynamic-variables is not JSON (${preview(value)}); no dynamic variables are sent.`);
-    return {};
-  }
-  if (!isRecord(parsed)) {
-    log.error(`dynamic-variables must be a JSON object (got ${preview(parsed)}); no dynamic variables are sent.`);
-    return {};
-  }
+  const parsed = parseJsonObject('dynamic-variables', value);
   const variables: Record<string, string | number | boolean> = {};
   for (const [name, variable] of Object.entries(parsed)) {
     if (typeof variable === 'string' || typeof variable === 'boolean' || (typeof variable === 'number' && Number.isFinite(variable))) variables[name] = variable;
@@ -358,23 +503,23 @@ export function parseDynamicVariables(value: string): Record<string, string | nu
 
 /** Reads the `text-contents` attribute: a JSON object of known labels with string values; anything else is reported and left out. */
 export function parseTextContents(value: string): Partial<TextContents> {
-  if (!value.trim()) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    log.error(`text-contents is not JSON (${preview(value)}); it is ignored.`);
-    return {};
-  }
-  if (!isRecord(parsed)) {
-    log.error(`text-contents must be a JSON object (got ${preview(parsed)}); it is ignored.`);
-    return {};
-  }
   const texts: Partial<TextContents> = {};
-  for (const [key, label] of Object.entries(parsed)) {
+  for (const [key, label] of Object.entries(parseJsonObject('text-contents', value))) {
     if (!(TEXT_KEYS as readonly string[]).includes(key)) log.warn(`text-contents.${key} is not a known label; ignored.`);
     else if (typeof label !== 'string' || label.length > MAX_TEXT_LENGTH) log.warn(`text-contents.${key} must be a string of at most ${MAX_TEXT_LENGTH} characters; ignored.`);
     else texts[key as keyof TextContents] = label;
   }
   return texts;
+}
+
+function parseJsonObject(attribute: string, value: string): Record<string, unknown> {
+  if (!value.trim()) return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (isRecord(parsed)) return parsed;
+    log.error(`${attribute} must be a JSON object (got ${preview(parsed)}); it is ignored.`);
+  } catch {
+    log.error(`${attribute} is not JSON (${preview(value)}); it is ignored.`);
+  }
+  return {};
 }

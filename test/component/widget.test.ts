@@ -64,13 +64,14 @@ describe('<voice-agent-widget> keyboard', () => {
     await openPanel(el);
     $<HTMLButtonElement>(el, '.launcher')!.focus();
     const names: string[] = [];
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < 7; i += 1) {
       await sendKeys({ press: 'Shift+Tab' });
       const active = focused(el) as HTMLElement | null;
       names.push(active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '');
     }
-    // Backwards from the launcher: the input (send is disabled while empty), the start button, the transcript, collapse.
-    expect(names.slice(0, 4)).to.deep.equal(['Text message input', 'Message', 'Chatting with AI agent', 'Collapse']);
+    // Backwards from the launcher: the "powered by" link, the input (send is disabled while empty), the start button,
+    // the transcript, then the header's collapse, expand (expandable: always) and language selector.
+    expect(names).to.deep.equal(['voice-agent-widget', 'Text message input', 'Message', 'Chatting with AI agent', 'Collapse', 'Expand', 'Change language']);
   });
 });
 

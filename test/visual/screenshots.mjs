@@ -187,6 +187,43 @@ async function main() {
   await shoot(page, '09-dark-page.png');
   await dark.close();
 
+  // ---------------------------------------------------------------- the shareable page
+  step = '10-share-page';
+  const share = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
+  page = await newPage(share);
+  await page.goto(new URL('share.html?agent-id=agent_demo_support', demo.url).href);
+  await page.getByRole('heading', { level: 1, name: 'Talk to the Acme support agent' }).waitFor();
+  await page.getByText('By talking to this agent you agree that the conversation is recorded.').waitFor();
+  // The widget is ready once it has read its configuration: its panel shows (always-expanded), or, with an element
+  // that does not know always-expanded, its launcher.
+  const sharePanel = page.getByRole('group', { name: 'Need help?' });
+  await sharePanel.or(page.getByRole('button', { name: 'Need help?', exact: true })).first().waitFor();
+  if (await sharePanel.isVisible()) await sharePanel.getByText("I'm the Acme assistant. How can I help?", { exact: false }).waitFor();
+  else console.log('  note: the shareable page shows the launcher, not the panel: this build of the element ignores always-expanded');
+  await shoot(page, '10-share-page.png');
+  await share.close();
+
+  // ---------------------------------------------------------------- the configuration editor on the demo page
+  step = '11-config-editor';
+  const editing = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
+  page = await newPage(editing);
+  await openDemo(page, null, 'Need help?');
+  await page.getByText('Loaded the configuration of agent_demo_support.').waitFor();
+  await page.getByRole('combobox', { name: 'Variant', exact: true }).selectOption('compact');
+  await page.getByRole('textbox', { name: 'Accent colour', exact: true }).fill('#d9480f');
+  const editedJson = await page.getByRole('textbox', { name: 'Widget configuration (JSON)' }).inputValue();
+  if (!editedJson.includes('"variant": "compact"') || !editedJson.includes('"accent": "#d9480f"')) {
+    throw new Error('the form fields did not write variant and styles.accent into the JSON');
+  }
+  await page.getByRole('button', { name: 'Save and preview' }).click();
+  await page.getByRole('status').filter({ hasText: /^Saved at / }).waitFor();
+  // The save replaced the widget: open the new one, whose buttons take the new accent.
+  await page.getByRole('button', { name: 'Need help?', exact: true }).click();
+  await page.getByRole('button', { name: 'Message', exact: true }).waitFor();
+  await page.getByRole('heading', { name: 'Widget configuration' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+  await shoot(page, '11-config-editor.png');
+  await editing.close();
+
   if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n  ${pageErrors.join('\n  ')}`);
 }
 

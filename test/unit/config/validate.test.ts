@@ -160,8 +160,8 @@ describe('resolveTheme', () => {
     sheet.replaceSync(rule);
     expect(sheet.cssRules).to.have.length(1);
     const style = (sheet.cssRules[0] as CSSStyleRule).style;
-    expect(style.getPropertyValue('--_cfg-accent').trim()).to.equal('#6d28d9');
-    expect(style.getPropertyValue('--_cfg-sheet-radius').trim()).to.equal('24px');
-    expect(style.getPropertyValue('--_cfg-overlay-padding').trim()).to.equal('24px');
+    expect(style.getPropertyValue('--_accent').trim()).to.equal('var(--voice-agent-accent,#6d28d9)');
+    expect(style.getPropertyValue('--_sheet-radius').trim()).to.equal('var(--voice-agent-sheet-radius,24px)');
+    expect(style.getPropertyValue('--_overlay-padding').trim()).to.equal('var(--voice-agent-overlay-padding,24px)');
   });
 });
