@@ -21,7 +21,7 @@ export async function mountWidget(agentId: string, attributes: Record<string, st
   else localStorage.setItem(FULL_TERMS_KEY, 'accepted');
   const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="error"]'), `widget ${agentId} settled`);
+  await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="panel"], [part~="error"]'), `widget ${agentId} settled`);
   await el.updateComplete;
   return el;
 }

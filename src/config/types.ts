@@ -54,7 +54,7 @@ export const BOOLEAN_DEFAULTS = {
   show_agent_status: false,
   show_conversation_id: false,
   strip_audio_tags: true,
-  show_avatar_when_collapsed: false,
+  show_avatar_when_collapsed: true,
   mic_muting_enabled: false,
   transcript_enabled: true,
   text_input_enabled: true,

@@ -48,6 +48,14 @@ export const widgetStyles = css`
     transform: translateX(-50%);
     align-items: center;
   }
+  .bar {
+    display: flex;
+    align-items: center;
+    gap: 6px;
+  }
+  [class*='right'] .bar {
+    flex-direction: row-reverse;
+  }
   button,
   select,
   input {

@@ -385,7 +385,7 @@ export class VoiceAgentWidget extends LitElement {
     const texts = this.#texts;
     const label = busy ? texts.connecting_status : this.open ? texts.collapse : texts.main_label;
     const avatar = !config || config.variant === 'tiny' || config.show_avatar_when_collapsed;
-    return html`<button
+    return html`<div class="bar"><button
         part="launcher button"
         class="launcher"
         type="button"
@@ -401,7 +401,7 @@ export class VoiceAgentWidget extends LitElement {
         ? html`<button part="button dismiss-button" class="icon dismiss" type="button" aria-label=${texts.dismiss_terms} @click=${() => (this.dismissed = true)}>
             <span aria-hidden="true">&times;</span>
           </button>`
-        : nothing}`;
+        : nothing}</div>`;
   }
 
   #renderPanel(config: WidgetConfig): TemplateResult {

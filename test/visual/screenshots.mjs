@@ -117,8 +117,12 @@ async function main() {
   await page.getByText("Hi Ada! I'm the Acme assistant. How can I help?").waitFor();
   await shoot(page, '02-open.png');
 
-  step = '03-conversation';
+  // The full agent has terms: the first conversation waits for them to be accepted in a modal dialog.
+  step = '03a-terms';
   await page.getByRole('button', { name: 'Message', exact: true }).click();
+  await acceptTerms(page, '03a-terms.png');
+
+  step = '03-conversation';
   const input = page.getByRole('textbox', { name: 'Text message input' });
   await page.getByText('Chatting with AI agent').waitFor();
   await input.fill('Hello there');
