@@ -93,7 +93,7 @@ export class VoiceAgentWidget extends LitElement {
     draft: { state: true },
     expanded: { state: true },
     dismissed: { state: true },
-    language: { state: true },
+    chosenLanguage: { state: true },
     termsOpen: { state: true },
     copied: { state: true },
     agentId: { attribute: 'agent-id' },
@@ -112,7 +112,7 @@ export class VoiceAgentWidget extends LitElement {
   private expanded = false;
   private dismissed = false;
   /** The conversation language chosen (PROTOCOL.md section 2, `language`), '' until the configuration is read. */
-  private language = '';
+  private chosenLanguage = '';
   private termsOpen = false;
   private copied = false;
 
@@ -169,15 +169,15 @@ export class VoiceAgentWidget extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     const has = (name: string): boolean => changed.has(name as keyof VoiceAgentWidget);
     if (has('dynamicVariables')) this.#parsedVariables = parseDynamicVariables(this.dynamicVariables);
-    if (has('agentId') || has('serverUrl') || has('signedUrl')) this.#loadConfig();
+    if (!this.hasUpdated || has('agentId') || has('serverUrl') || has('signedUrl')) this.#loadConfig();
     if (this.#configController.status === 'ready' && (this.#config === null || OVERRIDE_ATTRIBUTES.some((name) => has(camel(name))) || this.#rawChanged())) {
-      this.#resolveConfig();
+      this.#resolveConfig(has('language'));
     }
     if (has('textContents')) this.#parsedTexts = parseTextContents(this.textContents);
     const config = this.#config;
     if (config) {
-      this.#texts = resolveTexts(config, this.language, this.#parsedTexts);
-      const preset = presetFor(config, this.language);
+      this.#texts = resolveTexts(config, this.chosenLanguage, this.#parsedTexts);
+      const preset = presetFor(config, this.chosenLanguage);
       const html = preset?.terms_html ?? config.terms_html;
       const text = preset?.terms_text ?? config.terms_text;
       const key = preset?.terms_key ?? config.terms_key;
@@ -198,7 +198,7 @@ export class VoiceAgentWidget extends LitElement {
   }
 
   /** Validates the service's configuration with the attribute overrides laid over it (attributes win). */
-  #resolveConfig(): void {
+  #resolveConfig(languageAttributeChanged: boolean): void {
     const raw = (this.#lastRaw = this.#configController.raw);
     const values: AttributeValues = {};
     for (const name of OVERRIDE_ATTRIBUTES) values[name as keyof AttributeValues] = this.getAttribute(name);
@@ -210,8 +210,10 @@ export class VoiceAgentWidget extends LitElement {
     );
     this.#config = config;
     this.#policy = { allowedHosts: config.markdown_link_allowed_hosts, includeWww: config.markdown_link_include_www, allowHttp: config.markdown_link_allow_http, pageUrl: location.href };
-    const attributeLanguage = values.language ? normalizeLanguage(values.language) : null;
-    if (!offeredLanguages(config).includes(this.language)) this.language = attributeLanguage ?? preferredLanguage(config, navigator.languages ?? []);
+    // The `language` attribute decides when it is set or changes; else keep the visitor's choice while it is offered;
+    // else the browser's language when the agent offers it (issue 3), else the agent's.
+    if (values.language && (languageAttributeChanged || !this.chosenLanguage)) this.chosenLanguage = config.language;
+    else if (!offeredLanguages(config).includes(this.chosenLanguage)) this.chosenLanguage = values.language ? config.language : preferredLanguage(config, navigator.languages ?? []);
     if (!this.#configured) {
       this.#configured = true;
       this.open = config.default_expanded;
@@ -270,9 +272,11 @@ export class VoiceAgentWidget extends LitElement {
   #sessionOptions(config: WidgetConfig): SessionOptions {
     const attr = (name: string): string | null => this.getAttribute(name);
     const agent: NonNullable<ConversationConfigOverride['agent']> = {};
-    const language = attr('override-language') ?? (this.language !== normalizeLanguage(isRecord(this.#lastRaw) ? this.#lastRaw['language'] : '') ? this.language : null);
+    // The agent's own language and first message, as the service knows them, need no override.
+    const differs = this.chosenLanguage !== (normalizeLanguage(isRecord(this.#lastRaw) ? this.#lastRaw['language'] : '') ?? 'en');
+    const language = attr('override-language') ?? (differs ? this.chosenLanguage : null);
     if (language) agent.language = language;
-    const firstMessage = attr('override-first-message') ?? (this.language !== config.language ? presetFor(config, this.language)?.first_message : undefined);
+    const firstMessage = attr('override-first-message') ?? (differs ? presetFor(config, this.chosenLanguage)?.first_message : undefined);
     if (firstMessage) agent.first_message = firstMessage;
     if (attr('override-prompt')) agent.prompt = { prompt: attr('override-prompt')! };
     const override: ConversationConfigOverride = {
@@ -362,7 +366,7 @@ export class VoiceAgentWidget extends LitElement {
   }
 
   #onLanguage(event: Event): void {
-    this.language = (event.target as HTMLSelectElement).value;
+    this.chosenLanguage = (event.target as HTMLSelectElement).value;
   }
 
   async #copyConversationId(): Promise<void> {
@@ -409,7 +413,7 @@ export class VoiceAgentWidget extends LitElement {
     const { phase, transcript, conversationId } = this.#conversation;
     const active = this.#conversation.active;
     const textAllowed = config.text_only || config.supports_text_only;
-    const greeting = transcript.length === 0 && phase === 'idle' ? fillDynamicVariables(firstMessageFor(config, this.language), this.#parsedVariables) : '';
+    const greeting = transcript.length === 0 && phase === 'idle' ? fillDynamicVariables(firstMessageFor(config, this.chosenLanguage), this.#parsedVariables) : '';
     const placeholder = phase === 'ended' ? texts.input_placeholder_new_conversation : config.text_only ? texts.input_placeholder_text_only : texts.input_placeholder;
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const languages = offeredLanguages(config);
@@ -420,7 +424,7 @@ export class VoiceAgentWidget extends LitElement {
         <p part="status" class="status ${config.show_agent_status ? '' : 'visually-hidden'}" role="status" aria-live="polite">${this.#statusText()}</p>
         ${config.language_selector && languages.length > 1
           ? html`<select part="language-select" aria-label=${texts.change_language} ?disabled=${active} @change=${this.#onLanguage}>
-              ${languages.map((l) => html`<option value=${l} lang=${l} ?selected=${l === this.language}>${languageName(l)}</option>`)}
+              ${languages.map((l) => html`<option value=${l} lang=${l} ?selected=${l === this.chosenLanguage}>${languageName(l)}</option>`)}
             </select>`
           : nothing}
         ${active ? html`<button part="button end-button" class="primary end" type="button" @click=${() => this.#conversation.end()}>${texts.end_call}</button>` : nothing}
@@ -465,7 +469,7 @@ export class VoiceAgentWidget extends LitElement {
     if (!config || status !== 'ready') return html`<div part="root" class="root bottom-right">${this.#renderLauncher(null, true)}</div>`;
     if (this.dismissed) return nothing;
     const open = this.open || config.always_expanded;
-    return html`<div part="root" class="root ${config.placement} ${config.variant}" dir=${directionOf(this.language)} lang=${this.language}>
+    return html`<div part="root" class="root ${config.placement} ${config.variant}" dir=${directionOf(this.chosenLanguage)} lang=${this.chosenLanguage}>
       ${open ? this.#renderPanel(config) : nothing} ${config.always_expanded ? nothing : this.#renderLauncher(config, false)}
     </div>`;
   }

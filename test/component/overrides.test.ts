@@ -148,6 +148,43 @@ describe('languages', () => {
   });
 });
 
+describe('languages from attributes', () => {
+  it('follows a language attribute changed on a live element, and the preset first message goes to the service', async () => {
+    const el = await mountWidget('agent_demo_support', { language: 'en' });
+    el.setAttribute('language', 'fr');
+    await el.updateComplete;
+    expect($(el, '.launcher')!.textContent!.trim()).to.equal("Besoin d'aide ?");
+    await openPanel(el);
+    let conversationId = '';
+    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    button(el, 'Message')!.click();
+    await until(() => conversationId, 'started');
+    const { apiKey, serviceUrl } = await import('/__service__.js');
+    const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
+    expect(record.conversation_initiation_client_data.conversation_config_override.agent).to.deep.equal({
+      language: 'fr',
+      first_message: "Bonjour ! Je suis l'assistant Acme. Comment puis-je aider ?",
+    });
+  });
+});
+
+describe('no attributes at all', () => {
+  it('shows the error state and says the agent-id is missing', async () => {
+    const { result: el, errors } = await captureConsole(async () => {
+      const widget = document.createElement('voice-agent-widget');
+      document.body.append(widget);
+      await widget.updateComplete;
+      return widget;
+    });
+    try {
+      expect($(el, '[part~="error"]')).to.exist;
+      expect(errors.some((e) => e.includes('agent-id attribute is missing'))).to.equal(true);
+    } finally {
+      el.remove();
+    }
+  });
+});
+
 describe('expand, dismiss, conversation id', () => {
   it('expands the panel (expandable: always) and dismisses the widget until reload', async () => {
     const el = await mountWidget('agent_demo_support');

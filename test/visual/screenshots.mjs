@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // npm run screenshots: starts the demo (demo/serve.mjs) on a free port, drives the real script-tag widget in
 // Chromium (playwright-core) through its states, and writes PNGs into screenshots/ (git-ignored).
-// Needs a built dist/ (npm run build). Environment: CHROMIUM_PATH (default /usr/bin/chromium).
+// Needs a built dist/ (npm run build). Environment: CHROMIUM_PATH (default /usr/bin/chromium); SCREENSHOTS_STRICT=1
+// makes the layout checks (widget inside the viewport, no host-page style leaking in) fail the run instead of warning.
 // Locators are role/label based (they pierce shadow DOM); waits are on visible text, never fixed sleeps.
+// Steps 01-11 drive the demo page; the state steps (matrix-*, rtl-ar-open, expanded, …) mount one widget with given
+// attributes on the plain page demo/states.html (?agent-id=…&attrs=<json>[&host=dark]).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +20,16 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
 const TIMEOUT_MS = 15000;
+const STRICT = process.env.SCREENSHOTS_STRICT === '1';
+/** The full agent's (agent_demo_support) first message with the dynamic variable customer_name = Ada. */
+const FULL_GREETING = "Hi Ada! I'm the Acme assistant. How can I help?";
+/** The widget configuration read, for page.route. */
+const WIDGET_CONFIG_ROUTE = '**/v1/convai/agents/*/widget*';
+/** Console errors that a step expects (its configuration read fails on purpose), by step. */
+const EXPECTED_CONSOLE = {
+  '07-error-404': /404|no_such_agent/,
+  'error-500': /500|Internal Server Error|scripted failure/,
+};
 
 /** @type {Awaited<ReturnType<typeof startDemo>> | null} */
 let demo = null;
@@ -26,6 +39,8 @@ let browser = null;
 const serviceLog = [];
 /** Uncaught errors of any page: a run with one fails. */
 const pageErrors = [];
+/** Layout problems the checks found (warnings; failures with SCREENSHOTS_STRICT=1). */
+const findings = [];
 /** The step that runs, for the failure report. */
 let step = 'start';
 
@@ -47,6 +62,15 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
 
 /** @param {import('playwright-core').Page} page @param {string} name */
 async function shoot(page, name) {
+  // No hover left over from the last click (the pointer would sit on the launcher), fonts and pictures loaded.
+  await page.mouse.move(1, 1);
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('voice-agent-widget')].every((widget) =>
+      [...(widget.shadowRoot?.querySelectorAll('img') ?? [])].every((img) => img.complete),
+    ),
+  );
+  await checkInsideViewport(page, name);
   const file = path.join(OUT_DIR, name);
   await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
   console.log(path.relative(process.cwd(), file) || file);
@@ -60,7 +84,7 @@ async function newPage(context) {
   page.on('console', (message) => {
     if (message.type() !== 'error' && message.type() !== 'warning') return;
     // The 404 agent is expected to fail its configuration read (two console errors); anything else is worth seeing.
-    const expected = step === '07-error-404' && /404|no_such_agent/.test(message.text());
+    const expected = EXPECTED_CONSOLE[step]?.test(message.text()) ?? false;
     console.log(`  [browser ${message.type()}${expected ? ', expected' : ''}] ${message.text().split('\n')[0]}`);
   });
   return page;
@@ -85,6 +109,104 @@ async function waitForReplyDone(/** @type {import('playwright-core').Page} */ pa
     if (Date.now() > deadline) throw new Error('an agent reply was still streaming after 15 s');
     await page.waitForTimeout(50);
   }
+}
+
+/** After a start: the terms dialog (modal, Accept / Cancel) shows the full agent's terms; shoots it if asked, accepts. */
+async function acceptTerms(/** @type {import('playwright-core').Page} */ page, /** @type {string | null} */ screenshot) {
+  const dialog = page.getByRole('dialog', { name: 'Need help?' });
+  await dialog.getByText(/you agree to the\s+terms\s+and that the conversation is\s+recorded/).waitFor();
+  await dialog.getByRole('link', { name: 'terms', exact: true }).waitFor();
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).waitFor();
+  const accept = dialog.getByRole('button', { name: 'Accept', exact: true });
+  await accept.waitFor();
+  if (screenshot) await shoot(page, screenshot);
+  await accept.click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/**
+ * The states page for one widget.
+ * @param {{agentId?: string, attrs?: Record<string, string>, host?: 'dark'}} options
+ */
+function statesUrl({ agentId = 'agent_demo_support', attrs = {}, host } = {}) {
+  const url = new URL('demo/states.html', demo.url);
+  url.searchParams.set('agent-id', agentId);
+  if (Object.keys(attrs).length > 0) url.searchParams.set('attrs', JSON.stringify(attrs));
+  if (host) url.searchParams.set('host', host);
+  return url.href;
+}
+
+/**
+ * Loads the states page and waits until the page mounted its widget. Then waits for `ready` (a launcher's or a
+ * panel's locator) unless it is null (loading and error states wait for their own).
+ * @param {import('playwright-core').Page} page
+ * @param {Parameters<typeof statesUrl>[0]} options
+ * @param {((page: import('playwright-core').Page) => import('playwright-core').Locator) | null} ready
+ */
+async function openState(page, options, ready) {
+  await page.goto(statesUrl(options));
+  const notice = page.locator('#notice');
+  await page.locator('html[data-mounted="true"]').or(notice.and(page.locator(':not([hidden])'))).waitFor({ state: 'attached' });
+  if (await notice.isVisible()) throw new Error(`the states page failed: ${await notice.textContent()}`);
+  if (ready) await ready(page).waitFor();
+}
+
+const launcherNamed = (/** @type {string} */ name) => (/** @type {import('playwright-core').Page} */ page) =>
+  page.getByRole('button', { name, exact: true });
+
+/** Opens the panel with the launcher and waits for the greeting. */
+async function openPanel(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ launcherName, /** @type {string | RegExp} */ greeting) {
+  await page.getByRole('button', { name: launcherName, exact: true }).click();
+  await page.getByRole('group', { name: launcherName }).getByText(greeting).first().waitFor();
+}
+
+/** @param {string} message */
+function finding(message) {
+  findings.push(`${step}: ${message}`);
+  console.log(`  [check] ${message}`);
+}
+
+/** Every visible box of every widget (launcher, panel, buttons, dismiss, error) lies inside the viewport. */
+async function checkInsideViewport(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name) {
+  const outside = await page.evaluate(() => {
+    const problems = [];
+    for (const widget of document.querySelectorAll('voice-agent-widget')) {
+      for (const element of widget.shadowRoot?.querySelectorAll('[part]') ?? []) {
+        const box = element.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || element.closest('dialog:not([open])')) continue;
+        if (box.left < -0.5 || box.top < -0.5 || box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5) {
+          problems.push(`${element.getAttribute('part')} at ${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}x${Math.round(box.height)}`);
+        }
+      }
+    }
+    return problems;
+  });
+  for (const problem of outside) finding(`${name}: outside the ${page.viewportSize()?.width}x${page.viewportSize()?.height} viewport: ${problem}`);
+}
+
+/**
+ * The computed look of the widget's parts (font, colours, spacing, alignment, sizes), to compare one host page with
+ * another: the element's styles must not depend on the page's inherited styles.
+ */
+async function widgetLook(/** @type {import('playwright-core').Page} */ page) {
+  return page.evaluate(() => {
+    const widget = document.querySelector('voice-agent-widget');
+    const root = widget?.shadowRoot;
+    if (!root) return {};
+    const properties = ['color', 'background-color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'letter-spacing', 'word-spacing', 'text-transform', 'text-align', 'text-indent', 'direction'];
+    /** @type {Record<string, string>} */
+    const look = {};
+    for (const element of root.querySelectorAll('[part], .label, .status, .message > *')) {
+      const key = `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}[${element.getAttribute('part') ?? ''}]`;
+      const style = getComputedStyle(element);
+      for (const property of properties) look[`${key} ${property}`] = style.getPropertyValue(property);
+      const box = element.getBoundingClientRect();
+      look[`${key} size`] = `${Math.round(box.width)}x${Math.round(box.height)}`;
+    }
+    const input = root.querySelector('input');
+    if (input) look['input::placeholder color'] = getComputedStyle(input, '::placeholder').color;
+    return look;
+  });
 }
 
 async function main() {
@@ -207,6 +329,10 @@ async function main() {
   await shoot(page, '10-share-page.png');
   await share.close();
 
+  // ---------------------------------------------------------------- states on a plain page (demo/states.html)
+  // Before step 11: that one saves a changed configuration of agent_demo_support into the service.
+  await shootStates();
+
   // ---------------------------------------------------------------- the configuration editor on the demo page
   step = '11-config-editor';
   const editing = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
@@ -229,6 +355,141 @@ async function main() {
   await editing.close();
 
   if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n  ${pageErrors.join('\n  ')}`);
+  if (findings.length > 0) {
+    const summary = `${findings.length} layout check(s) found problems:\n  ${findings.join('\n  ')}`;
+    if (STRICT) throw new Error(summary);
+    console.warn(`\nWarning: ${summary}`);
+  }
+}
+
+/** The plain-page states: the variant matrix, then one PNG per state. */
+async function shootStates() {
+  const contextOptions = /** @type {const} */ ({ viewport: DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
+  let context = await browser.newContext(contextOptions);
+  let page = await newPage(context);
+
+  // The variant × open/closed matrix, the full agent with the variant attribute, its own placement (bottom-right).
+  for (const variant of ['tiny', 'compact', 'full']) {
+    step = `matrix-${variant}-closed`;
+    await openState(page, { attrs: { variant } }, launcherNamed('Need help?'));
+    await shoot(page, `matrix-${variant}-closed.png`);
+    step = `matrix-${variant}-open`;
+    await openPanel(page, 'Need help?', FULL_GREETING);
+    await page.getByRole('button', { name: 'Message', exact: true }).waitFor();
+    await shoot(page, `matrix-${variant}-open.png`);
+  }
+
+  step = 'rtl-ar-open';
+  const arabicLabel = 'هل تحتاج إلى مساعدة؟';
+  await openState(page, { attrs: { language: 'ar' } }, launcherNamed(arabicLabel));
+  await openPanel(page, arabicLabel, 'مرحبًا! أنا مساعد Acme. كيف يمكنني المساعدة؟');
+  if ((await page.getByRole('group', { name: arabicLabel }).evaluate((panel) => getComputedStyle(panel).direction)) !== 'rtl') {
+    throw new Error('the Arabic panel is not right-to-left');
+  }
+  await shoot(page, 'rtl-ar-open.png');
+
+  step = 'expanded';
+  await openState(page, {}, launcherNamed('Need help?'));
+  await openPanel(page, 'Need help?', FULL_GREETING);
+  await page.getByRole('button', { name: 'Expand', exact: true }).click();
+  await page.locator('[part~="expand-button"][aria-pressed="true"]').waitFor();
+  await shoot(page, 'expanded.png');
+
+  step = 'dismissible-closed';
+  await openState(page, {}, launcherNamed('Need help?'));
+  const dismiss = page.locator('button[part~="dismiss-button"]');
+  await dismiss.waitFor();
+  await shoot(page, 'dismissible-closed.png');
+  await dismiss.click();
+  await page.getByRole('button', { name: 'Need help?', exact: true }).waitFor({ state: 'detached' });
+
+  step = 'avatar-image';
+  await openState(page, { attrs: { 'avatar-image-url': new URL('demo/avatar.png', demo.url).href } }, launcherNamed('Need help?'));
+  await openPanel(page, 'Need help?', FULL_GREETING);
+  const pictures = await page.locator('img[part~="avatar"]').evaluateAll((images) => images.map((img) => /** @type {HTMLImageElement} */ (img).naturalWidth));
+  if (pictures.length < 2 || pictures.some((width) => width === 0)) throw new Error(`expected the avatar picture in the launcher and the header, got widths ${JSON.stringify(pictures)}`);
+  await shoot(page, 'avatar-image.png');
+
+  step = 'top-left';
+  await openState(page, { attrs: { placement: 'top-left' } }, launcherNamed('Need help?'));
+  await openPanel(page, 'Need help?', FULL_GREETING);
+  await shoot(page, 'top-left.png');
+
+  step = 'always-expanded';
+  await openState(page, { attrs: { 'always-expanded': '' } }, (p) => p.getByRole('group', { name: 'Need help?' }).getByText(FULL_GREETING));
+  if ((await page.getByRole('button', { name: 'Need help?', exact: true }).count()) + (await page.getByRole('button', { name: 'Collapse', exact: true }).count()) > 0) {
+    throw new Error('an always-expanded widget shows a launcher or a collapse button');
+  }
+  await shoot(page, 'always-expanded.png');
+
+  step = 'host-dark-theme';
+  await openState(page, {}, launcherNamed('Need help?'));
+  await openPanel(page, 'Need help?', FULL_GREETING);
+  await page.mouse.move(1, 1);
+  const plainLook = await widgetLook(page);
+  await openState(page, { host: 'dark' }, launcherNamed('Need help?'));
+  await openPanel(page, 'Need help?', FULL_GREETING);
+  await page.mouse.move(1, 1);
+  const hostLook = await widgetLook(page);
+  const differences = Object.keys({ ...plainLook, ...hostLook }).filter((key) => plainLook[key] !== hostLook[key]);
+  for (const key of differences) finding(`on the dark host page ${key} is ${JSON.stringify(hostLook[key])}, on a plain page ${JSON.stringify(plainLook[key])}`);
+  if (Object.keys(hostLook).length === 0) throw new Error('could not read the widget look on the host page');
+  await shoot(page, 'host-dark-theme.png');
+
+  step = 'text-only-agent';
+  await openState(page, { agentId: 'agent_text_only' }, launcherNamed('Chat with us'));
+  await openPanel(page, 'Chat with us', /^Hi there! I only chat in text\./);
+  await shoot(page, 'text-only-agent.png');
+
+  step = 'loading';
+  /** @type {() => void} */
+  let release = () => {};
+  const held = new Promise((resolve) => (release = () => resolve(undefined)));
+  await page.route(WIDGET_CONFIG_ROUTE, async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  try {
+    await openState(page, {}, null);
+    await page.locator('[part~="launcher"][aria-busy="true"]:disabled').waitFor();
+    await page.getByRole('button', { name: 'Connecting', exact: true }).waitFor();
+    await shoot(page, 'loading.png');
+  } finally {
+    release();
+  }
+  await page.getByRole('button', { name: 'Need help?', exact: true }).waitFor();
+  await page.unroute(WIDGET_CONFIG_ROUTE);
+
+  step = 'error-500';
+  await page.route(WIDGET_CONFIG_ROUTE, (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'scripted failure (screenshots)' }) }),
+  );
+  await openState(page, {}, null);
+  await page.getByRole('alert').filter({ hasText: 'An error occurred' }).waitFor();
+  await shoot(page, 'error-500.png');
+  await page.unroute(WIDGET_CONFIG_ROUTE);
+  await page.close();
+  await context.close();
+
+  // A new context: the terms are asked for again (their acceptance is kept in localStorage under terms_key).
+  step = 'conversation-id';
+  context = await browser.newContext(contextOptions);
+  page = await newPage(context);
+  await openState(page, {}, launcherNamed('Need help?'));
+  await openPanel(page, 'Need help?', FULL_GREETING);
+  await page.getByRole('button', { name: 'Message', exact: true }).click();
+  await acceptTerms(page, null);
+  await page.getByText('Chatting with AI agent').waitFor();
+  const idLine = page.locator('[part~="conversation-id"]');
+  await idLine.getByText(/^conv_\w+$/).waitFor();
+  await idLine.getByRole('button', { name: 'Copy ID', exact: true }).waitFor();
+  const message = page.getByRole('textbox', { name: 'Text message input' });
+  await message.fill('Hello there');
+  await message.press('Enter');
+  await page.getByText('Ask me for links, a tool, some markdown, or say bye.').waitFor();
+  await waitForReplyDone(page);
+  await shoot(page, 'conversation-id.png');
+  await context.close();
 }
 
 try {
