@@ -219,3 +219,21 @@ describe('expand, dismiss, conversation id', () => {
     await expect(el).to.be.accessible();
   });
 });
+
+describe('axe in every variant and layout', () => {
+  for (const [name, attributes] of [
+    ['tiny closed', { variant: 'tiny' }],
+    ['full, right to left', { variant: 'full', language: 'ar' }],
+    ['always expanded, top', { 'always-expanded': '', placement: 'top' }],
+    ['dismissible text-only agent', { dismissible: '' }],
+  ] as const) {
+    it(`passes axe: ${name}, closed and open`, async () => {
+      const el = await mountWidget(name.startsWith('dismissible') ? 'agent_text_only' : 'agent_demo_support', attributes);
+      await expect(el).to.be.accessible();
+      if ($(el, '.launcher')) {
+        await openPanel(el);
+        await expect(el).to.be.accessible();
+      }
+    });
+  }
+});
