@@ -31,6 +31,10 @@ export const MARKDOWN_REPLY = [
   '- an *italic* point',
   '- some `inline code`',
   '',
+  '```js',
+  "const greeting = 'hello';",
+  '```',
+  '',
   'Ask me for *links* next.',
 ].join('\n');
 

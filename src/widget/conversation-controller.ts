@@ -7,7 +7,7 @@ import { ConversationSession, type EndReason, type SessionEventMap, type Session
 export interface TranscriptEntry {
   /** Stable key for rendering. */
   readonly key: number;
-  readonly role: 'agent' | 'user' | 'notice';
+  readonly role: 'agent' | 'user' | 'notice' | 'tool';
   text: string;
   /** The agent turn's `event_id` (PROTOCOL.md section 3), or null. */
   eventId: number | null;
@@ -17,6 +17,8 @@ export interface TranscriptEntry {
   delivery?: 'pending' | 'sent' | 'unsent';
   /** A notice's kind. */
   notice?: EndReason;
+  /** A client tool call's state (`agent_working`, `agent_done`, `agent_error` labels). */
+  tool?: 'working' | 'done' | 'error';
 }
 
 /** Phase of the conversation as the widget shows it. */
@@ -145,16 +147,20 @@ export class ConversationController implements ReactiveController {
     this.#session?.end();
   }
 
+  /** Runs the page's handler for a `client_tool_call` and answers it; the transcript shows working → done / error. */
   async #answerToolCall(session: ConversationSession, id: string, name: string, parameters: Record<string, unknown>): Promise<void> {
-    if (!this.clientToolHandler) {
-      session.sendClientToolResult(id, `Client tool "${name}" is not registered on this page`, true);
-      return;
-    }
+    const entry = this.#add({ role: 'tool', text: name, eventId: null, streaming: false, tool: 'working' });
+    let result: string;
     try {
-      session.sendClientToolResult(id, String(await this.clientToolHandler(name, parameters)), false);
+      if (!this.clientToolHandler) throw new Error(`Client tool "${name}" is not registered on this page`);
+      result = String(await this.clientToolHandler(name, parameters));
+      entry.tool = 'done';
     } catch (error) {
-      session.sendClientToolResult(id, error instanceof Error ? error.message : String(error), true);
+      result = error instanceof Error ? error.message : String(error);
+      entry.tool = 'error';
     }
+    session.sendClientToolResult(id, result, entry.tool === 'error');
+    this.host.requestUpdate();
   }
 
   #agentEntry(eventId: number): TranscriptEntry {

@@ -8,12 +8,44 @@ import type { TranscriptEntry } from './conversation-controller.js';
 /** The rendered markdown of an entry, kept while its text does not change (a fragment is inserted once). */
 const rendered = new WeakMap<object, { text: string; policy: LinkPolicy; fragment: DocumentFragment }>();
 
-function agentContent(owner: object, text: string, policy: LinkPolicy): DocumentFragment {
+function agentContent(owner: object, text: string, policy: LinkPolicy, texts: TextContents): DocumentFragment {
   const cached = rendered.get(owner);
   if (cached && cached.text === text && cached.policy === policy) return cached.fragment;
   const fragment = renderMarkdown(text, policy);
+  fragment.querySelectorAll('pre').forEach((pre) => addCodeActions(pre, texts));
   rendered.set(owner, { text, policy, fragment });
   return fragment;
+}
+
+/** Buttons under a code block of an agent reply: `copy` (clipboard), `download` (a .txt file), `wrap` (long lines). */
+function addCodeActions(pre: HTMLPreElement, texts: TextContents): void {
+  const bar = document.createElement('div');
+  bar.className = 'code-actions';
+  bar.part.add('code-actions');
+  const code = pre.textContent ?? '';
+  const actions: [string, () => unknown][] = [
+    [texts.copy, () => navigator.clipboard.writeText(code).catch(() => {})],
+    [
+      texts.download,
+      () => {
+        const link = document.createElement('a');
+        link.href = URL.createObjectURL(new Blob([code], { type: 'text/plain' }));
+        link.download = 'code.txt';
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(link.href));
+      },
+    ],
+    [texts.wrap, () => pre.classList.toggle('wrap')],
+  ];
+  for (const [label, action] of actions) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'link';
+    button.textContent = label;
+    button.addEventListener('click', action);
+    bar.append(button);
+  }
+  pre.after(bar);
 }
 
 function noticeText(entry: TranscriptEntry, texts: TextContents): string {
@@ -39,9 +71,12 @@ export function renderTranscript(
   const shown = (text: string): string => (stripTags ? stripAudioTags(text) : text);
   return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
     ${greeting
-      ? html`<div part="message agent-message" class="message agent greeting">${agentContent(greeting.owner, shown(greeting.text), policy)}</div>`
+      ? html`<div part="message agent-message" class="message agent greeting">${agentContent(greeting.owner, shown(greeting.text), policy, texts)}</div>`
       : nothing}
     ${entries.map((entry) => {
+        if (entry.role === 'tool') {
+          return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
+        }
         if (entry.role === 'notice') {
           return html`<p part="notice" class="notice ${entry.notice === 'error' ? 'error' : ''}">${noticeText(entry, texts)}</p>`;
         }
@@ -51,7 +86,7 @@ export function renderTranscript(
           </div>`;
         }
         return html`<div part="message agent-message" class="message agent" aria-busy=${entry.streaming ? 'true' : 'false'}>
-          ${agentContent(entry, shown(entry.text), policy)}
+          ${agentContent(entry, shown(entry.text), policy, texts)}
         </div>`;
     })}
   </div>`;

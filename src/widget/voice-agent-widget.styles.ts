@@ -282,6 +282,14 @@ export const widgetStyles = css`
   pre {
     overflow-x: auto;
   }
+  .wrap {
+    white-space: pre-wrap;
+  }
+  .code-actions {
+    display: flex;
+    gap: 8px;
+    font-size: 12px;
+  }
   img {
     max-width: 100%;
   }

@@ -32,7 +32,12 @@ describe('<voice-agent-widget> states', () => {
     const el = await mountWidget('agent_text_only');
     await openPanel(el);
     await sendText(el, 'markdown please');
-    await until(() => $(el, '.message.agent h3'), 'markdown reply');
+    await until(() => $(el, '.message.agent h3') && $(el, '.message.agent[aria-busy="false"] pre'), 'markdown reply');
+    // A code block gets copy / download / wrap buttons labelled by text_contents (the text-only agent's defaults).
+    const actions = [...$(el, '[part~="code-actions"]')!.querySelectorAll('button')];
+    expect(actions.map((b) => b.textContent)).to.deep.equal(['Copy', 'Download', 'Wrap']);
+    actions[2]!.click();
+    expect($(el, '.message.agent pre')!.classList.contains('wrap')).to.equal(true);
     expect($(el, '[part~="transcript"]')!.getAttribute('role')).to.equal('log');
     expect($(el, '[part~="status"]')!.getAttribute('aria-live')).to.equal('polite');
     await expect(el).to.be.accessible();

@@ -123,9 +123,11 @@ describe('conversation with the reference service', () => {
     await openPanel(el);
     await sendText(el, 'what time is it');
     await lastAgentText(el, 'The page answered: twelve o’clock');
+    expect($$(el, '[part~="tool-status"]').map((p) => p.textContent)).to.deep.equal(['Completed']);
     el.clientToolHandler = null;
     await sendText(el, 'use a tool');
     await lastAgentText(el, 'The tool failed:');
+    expect($$(el, '[part~="tool-status"]').map((p) => p.textContent)).to.deep.equal(['Completed', 'Error occurred']);
   });
 
   it('uses the text-contents attribute over the configuration, and survives bad dynamic-variables', async () => {
