@@ -80,5 +80,8 @@ export function attributeLayer(values: AttributeValues, report: (message: string
  */
 export function applyAttributeLayer(raw: unknown, layer: Record<string, unknown>): Record<string, unknown> {
   const base = isRecord(raw) ? raw : {};
-  return { ...base, ...layer, avatar: { ...(isRecord(base['avatar']) ? base['avatar'] : {}), ...(layer['avatar'] as object) } };
+  const merged = { ...base, ...layer };
+  // Only merge `avatar` key by key when an attribute sets part of it; else the service's value stays as sent (and is checked).
+  if (isRecord(layer['avatar'])) merged['avatar'] = { ...(isRecord(base['avatar']) ? base['avatar'] : {}), ...layer['avatar'] };
+  return merged;
 }

@@ -85,7 +85,7 @@ class Reader {
       key,
       (v) => {
         const lower = typeof v === 'string' ? v.trim().toLowerCase() : '';
-        return (allowed as readonly string[]).includes(lower) ? (lower as T) : aliases[lower];
+        return (allowed as readonly string[]).includes(lower) ? (lower as T) : Object.hasOwn(aliases, lower) ? aliases[lower] : undefined;
       },
       `expected one of ${allowed.join(', ')}`,
     );

@@ -71,7 +71,7 @@ export function renderTranscript(
   const shown = (text: string): string => (stripTags ? stripAudioTags(text) : text);
   return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
     ${greeting
-      ? html`<div part="message agent-message" class="message agent greeting">${agentContent(greeting.owner, shown(greeting.text), policy, texts)}</div>`
+      ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent(greeting.owner, shown(greeting.text), policy, texts)}</div>`
       : nothing}
     ${entries.map((entry) => {
         if (entry.role === 'tool') {
@@ -81,11 +81,11 @@ export function renderTranscript(
           return html`<p part="notice" class="notice ${entry.notice === 'error' ? 'error' : ''}">${noticeText(entry, texts)}</p>`;
         }
         if (entry.role === 'user') {
-          return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}">
+          return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
             ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark"> (${texts.error_occurred})</span>` : nothing}
           </div>`;
         }
-        return html`<div part="message agent-message" class="message agent" aria-busy=${entry.streaming ? 'true' : 'false'}>
+        return html`<div part="message agent-message" class="message agent" dir="auto" aria-busy=${entry.streaming ? 'true' : 'false'}>
           ${agentContent(entry, shown(entry.text), policy, texts)}
         </div>`;
     })}

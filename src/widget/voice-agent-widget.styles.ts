@@ -84,7 +84,8 @@ export const widgetStyles = css`
     align-items: center;
     gap: 10px;
     min-height: 48px;
-    padding: 6px 18px 6px 6px;
+    padding: 6px;
+    padding-inline-end: 18px;
     border-radius: var(--_compact-sheet-radius);
     font-weight: 600;
   }
@@ -148,13 +149,16 @@ export const widgetStyles = css`
     display: flex;
     flex-direction: column;
     width: min(var(--w), 100vw - 2 * var(--_overlay-padding));
-    height: min(var(--h), 100vh - 2 * var(--_overlay-padding) - 72px);
+    height: min(var(--h), 100vh - 2 * var(--_overlay-padding) - var(--launcher, 72px));
     border-radius: var(--_sheet-radius);
     overflow: hidden;
   }
   .expanded {
     --w: 100vw;
     --h: 100vh;
+  }
+  .always {
+    --launcher: 0px;
   }
   .header,
   .conversation-id,
@@ -166,17 +170,20 @@ export const widgetStyles = css`
     gap: 8px;
   }
   .header {
+    flex-wrap: wrap;
     padding: 12px;
     border-bottom: 1px solid var(--_base-border);
   }
   .status {
     flex: 1;
+    min-width: 5em;
     margin: 0;
     color: var(--_base-subtle);
     font-size: 13px;
   }
   .icon,
   .dismiss {
+    flex: none;
     width: 36px;
     height: 36px;
     border: 0;
@@ -321,7 +328,8 @@ export const widgetStyles = css`
     opacity: 1;
   }
   .banner {
-    padding: 0 0 8px;
+    align-self: center;
+    margin-bottom: 8px;
     color: var(--_base-subtle);
     font-size: 11px;
     text-align: center;
@@ -336,6 +344,13 @@ export const widgetStyles = css`
   }
   .terms-actions {
     justify-content: flex-end;
+    margin-top: 16px;
+  }
+  .terms-text > :first-child {
+    margin-top: 0;
+  }
+  .transcript:focus-visible {
+    outline-offset: -2px;
   }
   @media (prefers-reduced-motion: no-preference) {
     .launcher:disabled .avatar {

@@ -397,6 +397,7 @@ export class VoiceAgentWidget extends LitElement {
         aria-controls="panel"
         aria-busy=${busy ? 'true' : 'false'}
         aria-label=${config?.variant === 'tiny' ? label : nothing}
+        dir=${directionOf(this.chosenLanguage || 'en')}
         ?disabled=${busy}
         @click=${this.#toggle}
       >
@@ -418,16 +419,15 @@ export class VoiceAgentWidget extends LitElement {
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const languages = offeredLanguages(config);
     const shown = config.transcript_enabled ? transcript : transcript.filter((t) => t.role === 'agent').slice(-1);
-    return html`<div id="panel" part="panel" class="panel ${expandable && this.expanded ? 'expanded' : ''}" role="group" aria-label=${texts.main_label} @keydown=${this.#onPanelKeydown}>
+    return html`<div id="panel" part="panel" dir=${directionOf(this.chosenLanguage)} class="panel ${expandable && this.expanded ? 'expanded' : ''}" role="group" aria-label=${texts.main_label} @keydown=${this.#onPanelKeydown}>
       <div part="header" class="header">
         ${renderAvatar(config, 'large')}
-        <p part="status" class="status ${config.show_agent_status ? '' : 'visually-hidden'}" role="status" aria-live="polite">${this.#statusText()}</p>
+        <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'}>${this.#statusText()}</span></p>
         ${config.language_selector && languages.length > 1
           ? html`<select part="language-select" aria-label=${texts.change_language} ?disabled=${active} @change=${this.#onLanguage}>
               ${languages.map((l) => html`<option value=${l} lang=${l} ?selected=${l === this.chosenLanguage}>${languageName(l)}</option>`)}
             </select>`
           : nothing}
-        ${active ? html`<button part="button end-button" class="primary end" type="button" @click=${() => this.#conversation.end()}>${texts.end_call}</button>` : nothing}
         ${expandable
           ? html`<button part="button expand-button" class="icon" type="button" aria-label=${texts.expand} aria-pressed=${this.expanded ? 'true' : 'false'} @click=${() => (this.expanded = !this.expanded)}>
               <span aria-hidden="true">${this.expanded ? '⤡' : '⤢'}</span>
@@ -446,10 +446,16 @@ export class VoiceAgentWidget extends LitElement {
           </p>`
         : nothing}
       ${renderTranscript(shown, texts, this.#policy!, greeting ? { owner: config, text: greeting } : null, this.#onTranscriptScroll, config.strip_audio_tags)}
-      ${!active && textAllowed ? html`<div class="actions"><button part="button start-button" class="primary start" type="button" @click=${this.#startChat}>${texts.start_chat}</button></div>` : nothing}
+      <div class="actions">
+        ${active
+          ? html`<button part="button end-button" class="primary end" type="button" @click=${() => this.#conversation.end()}>${texts.end_call}</button>`
+          : textAllowed
+            ? html`<button part="button start-button" class="primary start" type="button" @click=${this.#startChat}>${texts.start_chat}</button>`
+            : nothing}
+      </div>
       ${config.text_input_enabled && textAllowed
         ? html`<form part="composer" class="composer" @submit=${this.#onSubmit}>
-            <input part="input" type="text" autocomplete="off" maxlength=${MAX_TEXT_LENGTH} aria-label=${texts.input_label} placeholder=${placeholder} .value=${this.draft} @input=${this.#onInput} />
+            <input part="input" type="text" dir="auto" autocomplete="off" maxlength=${MAX_TEXT_LENGTH} aria-label=${texts.input_label} placeholder=${placeholder} .value=${this.draft} @input=${this.#onInput} />
             <button part="button send-button" class="primary send" type="submit" ?disabled=${!this.draft.trim()}>${texts.send_message}</button>
           </form>`
         : nothing}
@@ -469,7 +475,8 @@ export class VoiceAgentWidget extends LitElement {
     if (!config || status !== 'ready') return html`<div part="root" class="root bottom-right">${this.#renderLauncher(null, true)}</div>`;
     if (this.dismissed) return nothing;
     const open = this.open || config.always_expanded;
-    return html`<div part="root" class="root ${config.placement} ${config.variant}" dir=${directionOf(this.chosenLanguage)} lang=${this.chosenLanguage}>
+    // dir goes on the panel and the launcher, not the root: the root's own alignment follows `placement` alone.
+    return html`<div part="root" class="root ${config.placement} ${config.variant} ${config.always_expanded ? 'always' : ''}" lang=${this.chosenLanguage}>
       ${open ? this.#renderPanel(config) : nothing} ${config.always_expanded ? nothing : this.#renderLauncher(config, false)}
     </div>`;
   }

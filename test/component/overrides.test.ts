@@ -9,6 +9,7 @@ import { $, $$, FULL_TERMS_KEY, button, messages, mountWidget, openPanel, sendTe
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
 const root = (el: VoiceAgentWidget): HTMLElement => $(el, '[part~="root"]')!;
+const panel = (el: VoiceAgentWidget): HTMLElement => $(el, '[part~="panel"]')!;
 const dialog = (el: VoiceAgentWidget): HTMLDialogElement | null => $<HTMLDialogElement>(el, 'dialog[part~="terms"]');
 
 describe('override attributes', () => {
@@ -128,14 +129,14 @@ describe('languages', () => {
     select.value = 'ar';
     select.dispatchEvent(new Event('change'));
     await el.updateComplete;
-    expect(root(el).dir).to.equal('rtl');
+    expect(panel(el).dir).to.equal('rtl');
     expect(root(el).lang).to.equal('ar');
     expect(button(el, 'إغلاق') ?? button(el, 'Collapse'), 'labels not in the preset stay from text_contents').to.exist;
     expect(messages(el)[0]!.text).to.equal('مرحبًا! أنا مساعد Acme. كيف يمكنني المساعدة؟');
     select.value = 'de';
     select.dispatchEvent(new Event('change'));
     await el.updateComplete;
-    expect(root(el).dir).to.equal('ltr');
+    expect(panel(el).dir).to.equal('ltr');
     expect($<HTMLInputElement>(el, 'input')!.placeholder).to.equal('Nachricht senden ...');
     let conversationId = '';
     el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
