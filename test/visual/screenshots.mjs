@@ -2,7 +2,8 @@
 // npm run screenshots: starts the demo (demo/serve.mjs) on a free port, drives the real script-tag widget in
 // Chromium (playwright-core) through its states, and writes PNGs into screenshots/ (git-ignored).
 // Needs a built dist/ (npm run build). Environment: CHROMIUM_PATH (default /usr/bin/chromium); SCREENSHOTS_STRICT=1
-// makes the layout checks (widget inside the viewport, no host-page style leaking in) fail the run instead of warning.
+// makes the layout checks (parts inside the viewport and the panel, launcher on its placement's side, no host-page
+// style leaking in) fail the run instead of warning.
 // Locators are role/label based (they pierce shadow DOM); waits are on visible text, never fixed sleeps.
 // Steps 01-11 drive the demo page; the state steps (matrix-*, rtl-ar-open, expanded, …) mount one widget with given
 // attributes on the plain page demo/states.html (?agent-id=…&attrs=<json>[&host=dark]).
@@ -39,7 +40,7 @@ let browser = null;
 const serviceLog = [];
 /** Uncaught errors of any page: a run with one fails. */
 const pageErrors = [];
-/** Layout problems the checks found (warnings; failures with SCREENSHOTS_STRICT=1). */
+/** Problems the layout checks found (warnings; failures with SCREENSHOTS_STRICT=1). */
 const findings = [];
 /** The step that runs, for the failure report. */
 let step = 'start';
@@ -70,7 +71,7 @@ async function shoot(page, name) {
       [...(widget.shadowRoot?.querySelectorAll('img') ?? [])].every((img) => img.complete),
     ),
   );
-  await checkInsideViewport(page, name);
+  await checkLayout(page, name);
   const file = path.join(OUT_DIR, name);
   await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
   console.log(path.relative(process.cwd(), file) || file);
@@ -160,28 +161,55 @@ async function openPanel(/** @type {import('playwright-core').Page} */ page, /**
   await page.getByRole('group', { name: launcherName }).getByText(greeting).first().waitFor();
 }
 
-/** @param {string} message */
-function finding(message) {
-  findings.push(`${step}: ${message}`);
-  console.log(`  [check] ${message}`);
+/** @param {string} message @param {string} [where] the PNG or step it concerns (default: the step) */
+function finding(message, where = step) {
+  findings.push(`${where}: ${message}`);
+  console.log(`  [check] ${where}: ${message}`);
 }
 
-/** Every visible box of every widget (launcher, panel, buttons, dismiss, error) lies inside the viewport. */
-async function checkInsideViewport(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name) {
-  const outside = await page.evaluate(() => {
-    const problems = [];
+/**
+ * Layout checks of every widget on the page: each visible part lies inside the viewport; each part of the panel lies
+ * inside the panel (which clips its content); the launcher sits on the side its placement names (`*-right`: the right
+ * edge, `*-left`: the left edge), also when the panel is open and whatever the direction.
+ */
+async function checkLayout(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name) {
+  const problems = await page.evaluate(() => {
+    const found = [];
+    const describe = (/** @type {Element} */ element, /** @type {DOMRect} */ box) =>
+      `${element.getAttribute('part')} at ${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}x${Math.round(box.height)}`;
     for (const widget of document.querySelectorAll('voice-agent-widget')) {
-      for (const element of widget.shadowRoot?.querySelectorAll('[part]') ?? []) {
+      const root = widget.shadowRoot;
+      if (!root) continue;
+      const panel = root.querySelector('[part~="panel"]');
+      const panelBox = panel?.getBoundingClientRect();
+      for (const element of root.querySelectorAll('[part]')) {
         const box = element.getBoundingClientRect();
         if (box.width === 0 || box.height === 0 || element.closest('dialog:not([open])')) continue;
         if (box.left < -0.5 || box.top < -0.5 || box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5) {
-          problems.push(`${element.getAttribute('part')} at ${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}x${Math.round(box.height)}`);
+          found.push(`outside the ${innerWidth}x${innerHeight} viewport: ${describe(element, box)}`);
+        }
+        if (panel && panelBox && element !== panel && panel.contains(element) && !element.closest('dialog')) {
+          if (box.left < panelBox.left - 0.5 || box.right > panelBox.right + 0.5 || box.top < panelBox.top - 0.5 || box.bottom > panelBox.bottom + 0.5) {
+            found.push(`outside (clipped by) the panel ${Math.round(panelBox.left)}..${Math.round(panelBox.right)} x ${Math.round(panelBox.top)}..${Math.round(panelBox.bottom)}: ${describe(element, box)}`);
+          }
+        }
+      }
+      const wrapper = root.querySelector('[part~="root"]');
+      const launcher = root.querySelector('[part~="launcher"]');
+      if (wrapper && launcher) {
+        const w = wrapper.getBoundingClientRect();
+        const l = launcher.getBoundingClientRect();
+        if (/-right\b/.test(wrapper.className) && Math.abs(l.right - w.right) > 1) {
+          found.push(`a *-right placement, but the launcher's right edge is at ${Math.round(l.right)}, the widget's at ${Math.round(w.right)} (direction ${getComputedStyle(wrapper).direction})`);
+        }
+        if (/-left\b/.test(wrapper.className) && Math.abs(l.left - w.left) > 1) {
+          found.push(`a *-left placement, but the launcher's left edge is at ${Math.round(l.left)}, the widget's at ${Math.round(w.left)} (direction ${getComputedStyle(wrapper).direction})`);
         }
       }
     }
-    return problems;
+    return found;
   });
-  for (const problem of outside) finding(`${name}: outside the ${page.viewportSize()?.width}x${page.viewportSize()?.height} viewport: ${problem}`);
+  for (const problem of problems) finding(problem, name);
 }
 
 /**
@@ -302,6 +330,14 @@ async function main() {
   await (await openDemo(page, null, 'Need help?')).click();
   await page.getByText("Hi Ada! I'm the Acme assistant. How can I help?").waitFor();
   await shoot(page, '08-mobile-open.png');
+
+  // A conversation on a phone: the header holds the status, the language, End, Expand and Collapse.
+  step = '08b-mobile-conversation';
+  await page.getByRole('button', { name: 'Message', exact: true }).click();
+  await acceptTerms(page, null);
+  await page.getByText('Chatting with AI agent').waitFor();
+  await page.locator('[part~="conversation-id"]').getByText(/^conv_\w+$/).waitFor();
+  await shoot(page, '08b-mobile-conversation.png');
   await mobile.close();
 
   // ---------------------------------------------------------------- desktop, dark OS theme
@@ -354,6 +390,7 @@ async function main() {
   await shoot(page, '11-config-editor.png');
   await editing.close();
 
+  step = 'end of run';
   if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n  ${pageErrors.join('\n  ')}`);
   if (findings.length > 0) {
     const summary = `${findings.length} layout check(s) found problems:\n  ${findings.join('\n  ')}`;
