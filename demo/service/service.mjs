@@ -14,6 +14,11 @@ import { AUDIO_FORMATS, isPlainObject, validateAgentCreate, validateAgentUpdate,
 
 /** Largest request body accepted (bytes); a larger one gets 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Largest body of the dev widget switch (`PUT /v1/dev/agents/{agent_id}/widget`), bytes: large enough for a
+ * configuration that holds a few 1 MB strings (hostile-config tests); a larger one gets 413.
+ */
+export const DEV_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Largest conversation message handled (bytes); a larger text frame is ignored. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 /**
@@ -41,6 +46,7 @@ const ACCESS_INFO = Object.freeze({ is_creator: true, creator_name: 'Developer',
  * @property {Json} platform_settings    {widget: {...widget_config}, ...}
  * @property {Json} [workflow]
  * @property {{created_at_unix_secs: number, updated_at_unix_secs?: number}} metadata
+ * @property {boolean} [devWidget] platform_settings.widget was stored as given by the dev switch (served verbatim)
  *
  * @typedef {object} TranscriptEntry
  * @property {'agent'|'user'} role
@@ -195,11 +201,14 @@ function agentFromWidgetConfig(agentId, name, widgetConfig) {
 
 /**
  * The widget configuration served for an agent: platform_settings.widget, with first_message, language
- * and text_only taken from conversation_config when they are set there.
+ * and text_only taken from conversation_config when they are set there. For an agent whose widget was last
+ * written through the dev switch (`devWidget`), the stored value exactly as given, whatever it is.
  * @param {AgentRecord} agent
- * @returns {Json}
+ * @returns {unknown}
  */
 export function widgetConfigOf(agent) {
+  // Written through the dev switch: served exactly as stored (any JSON value, `__proto__` keys included).
+  if (agent.devWidget) return agent.platform_settings?.widget;
   const widget = isPlainObject(agent.platform_settings?.widget) ? cloneJson(agent.platform_settings.widget) : {};
   const cc = agent.conversation_config ?? {};
   if (typeof cc.agent?.first_message === 'string') widget.first_message = cc.agent.first_message;
@@ -263,7 +272,7 @@ export function createService(options = {}) {
   /** @param {http.IncomingMessage} req */
   const corsHeaders = (req) => ({
     'Access-Control-Allow-Origin': typeof req.headers.origin === 'string' && req.headers.origin ? req.headers.origin : '*',
-    'Access-Control-Allow-Methods': 'GET, POST, PATCH, OPTIONS',
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, OPTIONS',
     'Access-Control-Allow-Headers': 'content-type, x-api-key',
     'Access-Control-Max-Age': '600',
     Vary: 'Origin',
@@ -301,15 +310,16 @@ export function createService(options = {}) {
   /**
    * Reads and parses a JSON body. On failure it answers (413 or 422) and returns undefined.
    * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+   * @param {number} [limit] largest body accepted, bytes
    * @returns {Promise<{value: unknown} | undefined>}
    */
-  async function readJsonBody(req, res) {
+  async function readJsonBody(req, res, limit = MAX_BODY_BYTES) {
     const tooLarge = () => {
-      sendJson(req, res, 413, { detail: `Request body too large (limit ${MAX_BODY_BYTES} bytes)` }, { Connection: 'close' });
+      sendJson(req, res, 413, { detail: `Request body too large (limit ${limit} bytes)` }, { Connection: 'close' });
       req.resume();
     };
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+    if (Number.isFinite(declared) && declared > limit) {
       tooLarge();
       return undefined;
     }
@@ -320,7 +330,7 @@ export function createService(options = {}) {
     try {
       for await (const chunk of req) {
         size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
+        if (size > limit) {
           overflow = true;
           break;
         }
@@ -450,10 +460,48 @@ export function createService(options = {}) {
           if ('tags' in body) agent.tags = body.tags ?? [];
           if (isPlainObject(body.conversation_config)) agent.conversation_config = deepMerge(agent.conversation_config, body.conversation_config);
           if (isPlainObject(body.platform_settings)) agent.platform_settings = deepMerge(agent.platform_settings, body.platform_settings);
+          delete agent.devWidget; // an agent PATCHed after the dev switch is served as any other again
           if (isPlainObject(body.workflow)) agent.workflow = deepMerge(agent.workflow ?? {}, body.workflow);
           agent.metadata = { ...agent.metadata, updated_at_unix_secs: nowSecs() };
           log(`[service] agent ${agentId} updated`);
           sendJson(req, res, 200, agentResponse(agent));
+        },
+      },
+    },
+    {
+      // Test switch of the reference service only (README.md, "Dev switch"): stores any JSON value as the agent's
+      // platform_settings.widget, unvalidated, so tests can serve hostile or wrong-typed widget configurations that
+      // PATCH refuses with 422. A real service would refuse such configurations.
+      pattern: /^\/v1\/dev\/agents\/([^/]+)\/widget$/,
+      methods: {
+        async PUT(req, res, [agentId]) {
+          if (!authorised(req, res)) return;
+          const body = await readJsonBody(req, res, DEV_MAX_BODY_BYTES);
+          if (!body) return;
+          let agent = agents.get(agentId);
+          if (!agent) {
+            agent = {
+              agent_id: agentId,
+              name: null,
+              tags: [],
+              conversation_config: {
+                agent: { prompt: { prompt: DEFAULT_PROMPT } },
+                conversation: {},
+                tts: { agent_output_audio_format: DEFAULT_AUDIO_FORMAT },
+                asr: { user_input_audio_format: DEFAULT_AUDIO_FORMAT },
+              },
+              platform_settings: {},
+              metadata: { created_at_unix_secs: nowSecs() },
+            };
+            agents.set(agentId, agent);
+          } else {
+            agent.metadata = { ...agent.metadata, updated_at_unix_secs: nowSecs() };
+          }
+          // Kept as parsed (JSON.parse makes `__proto__` an own key; nothing here copies it by assignment).
+          agent.platform_settings = { ...agent.platform_settings, widget: body.value };
+          agent.devWidget = true;
+          log(`[service] agent ${agentId}: widget stored by the dev switch`);
+          sendJson(req, res, 200, { agent_id: agentId, widget_config: widgetConfigOf(agent) });
         },
       },
     },

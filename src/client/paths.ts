@@ -19,7 +19,7 @@ export function normalizeServerUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`server-url ${JSON.stringify(value)} is not an absolute URL`);
+    throw new TypeError(`server-url ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)} is not an absolute URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`server-url must be http(s), not ${url.protocol}`);
   if (url.username || url.password) throw new TypeError('server-url must not hold a username or password');

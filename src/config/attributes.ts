@@ -85,3 +85,13 @@ export function applyAttributeLayer(raw: unknown, layer: Record<string, unknown>
   if (isRecord(layer['avatar'])) merged['avatar'] = { ...(isRecord(base['avatar']) ? base['avatar'] : {}), ...layer['avatar'] };
   return merged;
 }
+
+/**
+ * The attribute that set a reported configuration field (`avatar.color_1` → `avatar-orb-color-1`,
+ * `markdown_link_allowed_hosts[0]` → `markdown-link-allowed-hosts`), or null when the field came from the service.
+ */
+export function attributeFor(field: string, values: AttributeValues): string | null {
+  const key = field.replace(/\[.*$/, '').replace(/^avatar\.(?=color)/, '');
+  const name = (Object.keys(CONFIG_ATTRIBUTES) as ConfigAttribute[]).find((n) => CONFIG_ATTRIBUTES[n] === key || (key === 'avatar.type' && n === 'avatar-image-url'));
+  return name && values[name] != null ? name : null;
+}

@@ -82,5 +82,9 @@ export const DEFAULT_ORB_COLORS = { color_1: '#2792dc', color_2: '#9ce6e6' } as 
 export const MAX_TEXT_LENGTH = 2000;
 /** Longest `terms_html` / `first_message` accepted, in characters. */
 export const MAX_LONG_TEXT_LENGTH = 20000;
+/** Longest URL accepted (`custom_avatar_path`, `override_link`, `server-url`), in characters. */
+export const MAX_URL_LENGTH = 2048;
+/** Longest prompt override accepted (`override-prompt`), in characters. */
+export const MAX_PROMPT_LENGTH = 50000;
 /** Largest size accepted for a `styles` number or legacy radius, in px. */
 export const MAX_SIZE_PX = 400;

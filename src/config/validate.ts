@@ -3,7 +3,8 @@
  * Every field is read on its own: a bad value is replaced by its default and reported through `report`,
  * so one bad field never costs the others and nothing here throws.
  */
-import { DEFAULT_ORB_COLORS, TEXT_KEYS, MAX_LONG_TEXT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH } from './defaults.js';
+import { isHostEntry } from '../markdown/link-policy.js';
+import { DEFAULT_ORB_COLORS, MAX_URL_LENGTH, TEXT_KEYS, MAX_LONG_TEXT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH } from './defaults.js';
 import {
   BOOLEAN_DEFAULTS, LEGACY_COLOR_KEYS, LEGACY_TEXT_FIELDS, STRING_FIELDS, STYLE_COLOR_KEYS, STYLE_SIZE_KEYS,
   type AvatarType, type BooleanField, type Expandable, type FeedbackMode, type LanguagePreset, type Placement,
@@ -115,10 +116,11 @@ class Reader {
 }
 
 /**
- * An absolute URL string when `value` is https, or of the page's own origin (any scheme), and holds no
- * credentials; otherwise null. Used for `custom_avatar_path` and `override_link` (PROTOCOL.md section 2).
+ * An absolute URL string when `value` is https, or of the page's own origin (any scheme), holds no credentials and
+ * is at most `MAX_URL_LENGTH` characters; otherwise null. Used for `custom_avatar_path` and `override_link` (PROTOCOL.md section 2).
  */
 export function safeUrl(value: string, pageUrl: string): string | null {
+  if (value.length > MAX_URL_LENGTH) return null;
   let url: URL;
   try {
     url = new URL(value, pageUrl);
@@ -212,8 +214,8 @@ export function resolveWidgetConfig(raw: unknown, report: ConfigProblemReporter,
   });
   (r.read('markdown_link_allowed_hosts', asArray, 'expected an array') ?? []).forEach((entry, index) => {
     const hostname = isRecord(entry) ? entry['hostname'] : undefined;
-    if (typeof hostname === 'string' && hostname.trim() && hostname.length <= 300) config.markdown_link_allowed_hosts.push(hostname.trim());
-    else report(`markdown_link_allowed_hosts[${index}]`, `expected {hostname: string} (got ${preview(entry)})`);
+    if (typeof hostname === 'string' && hostname.length <= 300 && isHostEntry(hostname)) config.markdown_link_allowed_hosts.push(hostname.trim());
+    else report(`markdown_link_allowed_hosts[${index}]`, `expected {hostname: a host, *, *.host or an https:// prefix} (got ${preview(entry)})`);
   });
   return config;
 }

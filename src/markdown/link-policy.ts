@@ -95,6 +95,14 @@ function parseEntry(entry: unknown): HostRule | null {
   return parsed ? { kind: 'host', host: parsed.host, port: parsed.port } : null;
 }
 
+/**
+ * Whether one `markdown_link_allowed_hosts` entry is one the policy can use (`example.com`, `*`, `*.example.com`,
+ * `https://example.com/docs/`); others are ignored by the policy, so configuration validation reports them.
+ */
+export function isHostEntry(entry: unknown): boolean {
+  return parseEntry(entry) !== null;
+}
+
 /** The rules of a policy's `allowedHosts`; a non-array reads as an empty list. */
 function parseRules(allowedHosts: unknown): HostRule[] {
   if (!Array.isArray(allowedHosts)) return [];

@@ -3,9 +3,9 @@ import { conversationSocketUrl, normalizeServerUrl } from '../client/paths.js';
 import type { ConversationConfigOverride, ConversationInitiation } from '../client/protocol.js';
 import type { SessionOptions } from '../client/session.js';
 import {
-  CONFIG_ATTRIBUTES, CONVERSATION_ATTRIBUTES, applyAttributeLayer, attributeLayer, parseBooleanAttribute, type AttributeValues,
+  CONFIG_ATTRIBUTES, CONVERSATION_ATTRIBUTES, applyAttributeLayer, attributeFor, attributeLayer, parseBooleanAttribute, type AttributeValues,
 } from '../config/attributes.js';
-import { DEFAULT_TEXTS, MAX_TEXT_LENGTH, TEXT_KEYS } from '../config/defaults.js';
+import { DEFAULT_TEXTS, MAX_LONG_TEXT_LENGTH, MAX_PROMPT_LENGTH, MAX_TEXT_LENGTH, TEXT_KEYS } from '../config/defaults.js';
 import { directionOf, languageName, offeredLanguages, preferredLanguage } from '../config/language.js';
 import { fillDynamicVariables, firstMessageFor, presetFor, resolveTexts } from '../config/texts.js';
 import { resolveTheme, themeRule } from '../config/theme.js';
@@ -202,10 +202,12 @@ export class VoiceAgentWidget extends LitElement {
     const raw = (this.#lastRaw = this.#configController.raw);
     const values: AttributeValues = {};
     for (const name of OVERRIDE_ATTRIBUTES) values[name as keyof AttributeValues] = this.getAttribute(name);
-    const layer = attributeLayer(values, log.warn);
     const config = resolveWidgetConfig(
-      applyAttributeLayer(raw, layer),
-      (field, problem) => log.warn(`${field.split(/[.[]/)[0]! in layer ? 'attribute or ' : ''}widget_config.${field}: ${problem}; using the default.`),
+      applyAttributeLayer(raw, attributeLayer(values, log.warn)),
+      (field, problem) => {
+        const attribute = attributeFor(field, values);
+        log.warn(`${attribute ? `attribute ${attribute} (widget_config.${field})` : `widget_config.${field}`}: ${problem}; using the default.`);
+      },
       location.href,
     );
     this.#config = config;
@@ -270,22 +272,31 @@ export class VoiceAgentWidget extends LitElement {
 
   /** The initiation (PROTOCOL.md section 3; overrides of SERVICE-INTERFACE.md 2.8) from the attributes and the chosen language. */
   #sessionOptions(config: WidgetConfig): SessionOptions {
-    const attr = (name: string): string | null => this.getAttribute(name);
+    /** A conversation attribute, or null when absent or refused (reported): too long, or failing `check`. */
+    const attr = (name: string, max = MAX_TEXT_LENGTH, check = (_: string): unknown => true): string | null => {
+      const value = this.getAttribute(name);
+      if (value === null || (value.length <= max && check(value))) return value;
+      log.warn(`attribute ${name}=${preview(value)} is not valid (at most ${max} characters${name.endsWith('language') ? ', a language tag' : ''}); not sent.`);
+      return null;
+    };
     const agent: NonNullable<ConversationConfigOverride['agent']> = {};
     // The agent's own language and first message, as the service knows them, need no override.
     const differs = this.chosenLanguage !== (normalizeLanguage(isRecord(this.#lastRaw) ? this.#lastRaw['language'] : '') ?? 'en');
-    const language = attr('override-language') ?? (differs ? this.chosenLanguage : null);
+    const language = attr('override-language', 20, normalizeLanguage) ?? (differs ? this.chosenLanguage : null);
     if (language) agent.language = language;
-    const firstMessage = attr('override-first-message') ?? (differs ? presetFor(config, this.chosenLanguage)?.first_message : undefined);
+    const firstMessage = attr('override-first-message', MAX_LONG_TEXT_LENGTH) ?? (differs ? presetFor(config, this.chosenLanguage)?.first_message : undefined);
     if (firstMessage) agent.first_message = firstMessage;
-    if (attr('override-prompt')) agent.prompt = { prompt: attr('override-prompt')! };
+    const prompt = attr('override-prompt', MAX_PROMPT_LENGTH);
+    if (prompt) agent.prompt = { prompt };
     const override: ConversationConfigOverride = {
       conversation: { text_only: parseBooleanAttribute('override-text-only', attr('override-text-only'), log.warn) ?? true },
     };
     if (Object.keys(agent).length) override.agent = agent;
-    if (attr('override-voice-id')) override.tts = { voice_id: attr('override-voice-id')! };
+    const voiceId = attr('override-voice-id', 200);
+    if (voiceId) override.tts = { voice_id: voiceId };
     const initiation: ConversationInitiation = { conversation_config_override: override, dynamic_variables: this.#parsedVariables };
-    if (attr('user-id')) initiation.user_id = attr('user-id')!;
+    const userId = attr('user-id', 256);
+    if (userId) initiation.user_id = userId;
     return { url: this.#signed?.url ?? conversationSocketUrl(this.#resolvedServerUrl, this.agentId.trim()), initiation };
   }
 
@@ -506,8 +517,9 @@ export function parseDynamicVariables(value: string): Record<string, string | nu
   const parsed = parseJsonObject('dynamic-variables', value);
   const variables: Record<string, string | number | boolean> = {};
   for (const [name, variable] of Object.entries(parsed)) {
-    if (typeof variable === 'string' || typeof variable === 'boolean' || (typeof variable === 'number' && Number.isFinite(variable))) variables[name] = variable;
-    else log.warn(`dynamic-variables.${name} must be a string, number or boolean (got ${preview(variable)}); left out.`);
+    if ((typeof variable === 'string' && variable.length <= MAX_LONG_TEXT_LENGTH) || typeof variable === 'boolean' || (typeof variable === 'number' && Number.isFinite(variable))) {
+      variables[name] = variable;
+    } else log.warn(`dynamic-variables.${name} must be a string of at most ${MAX_LONG_TEXT_LENGTH} characters, a number or a boolean (got ${preview(variable)}); left out.`);
   }
   return variables;
 }

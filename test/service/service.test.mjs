@@ -212,7 +212,7 @@ describe('REST', () => {
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:5173');
-    assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST, PATCH, OPTIONS');
+    assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST, PUT, PATCH, OPTIONS');
     assert.equal(preflight.headers.get('access-control-allow-headers'), 'content-type, x-api-key');
   });
 
@@ -336,6 +336,82 @@ describe('REST', () => {
     });
     assert.equal(proto.status, 200);
     assert.equal(/** @type {any} */ ({}).polluted, undefined);
+  });
+
+  test('dev switch: PUT stores any widget value verbatim (key required), the widget read returns it as is', async () => {
+    const path = '/v1/dev/agents/agent_dev_hostile/widget';
+    const hostile = {
+      variant: 42,
+      first_message: '<script>alert(1)</script>',
+      language: { evil: true },
+      text_only: 'yes',
+      styles: { accent: 'red; background: url(https://evil.example/x)', button_radius: '18' },
+    };
+    assert.equal((await call(path, { method: 'PUT', body: hostile })).status, 401);
+    assert.equal((await call(path, { method: 'PUT', body: hostile, headers: { 'x-api-key': 'wrong' } })).status, 401);
+    assert.equal((await call('/v1/convai/agents/agent_dev_hostile/widget')).status, 404, 'a refused PUT creates nothing');
+
+    const put = await call(path, { method: 'PUT', body: hostile, auth: true });
+    assert.equal(put.status, 200);
+    assert.deepEqual(put.json, { agent_id: 'agent_dev_hostile', widget_config: hostile });
+    const read = await call('/v1/convai/agents/agent_dev_hostile/widget');
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.json, { agent_id: 'agent_dev_hostile', widget_config: hostile });
+    // The created agent has a minimal conversation_config and talks like any other.
+    const agent = await call('/v1/convai/agents/agent_dev_hostile', { auth: true });
+    assert.deepEqual(agent.json.conversation_config.agent, { prompt: { prompt: 'You are the scripted demo agent of the reference Voice Agent Service.' } });
+    assert.deepEqual(agent.json.conversation_config.conversation, {});
+
+    // Any JSON value, __proto__ keys kept as own keys; a fixture agent keeps its conversation_config but its
+    // first_message / language / text_only no longer overwrite the stored widget.
+    for (const value of [null, 'just a string', [1, { variant: 'full' }], 0, false]) {
+      const stored = await call(path, { method: 'PUT', body: value, auth: true });
+      assert.equal(stored.status, 200);
+      assert.deepEqual((await call('/v1/convai/agents/agent_dev_hostile/widget')).json, { agent_id: 'agent_dev_hostile', widget_config: value });
+    }
+    const raw = '{"text_contents":{"__proto__":{"main_label":"polluted"},"constructor":{"prototype":{"x":1}}}}';
+    assert.equal((await call(path, { method: 'PUT', raw, auth: true })).status, 200);
+    const proto = await fetch(`${base}/v1/convai/agents/agent_dev_hostile/widget`).then((r) => r.text());
+    assert.equal(proto, `{"agent_id":"agent_dev_hostile","widget_config":${raw}}`);
+    assert.equal(/** @type {any} */ ({}).main_label, undefined);
+
+    const full = '/v1/dev/agents/agent_text_only/widget';
+    // Checked on a service of its own so the shared fixture agent stays untouched for the other tests.
+    const own = await startService({ port: 0, log: () => {} });
+    try {
+      const putFull = await fetch(own.url + full, {
+        method: 'PUT', headers: { 'x-api-key': own.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ text_only: 'no', language: 7 }),
+      });
+      assert.equal(putFull.status, 200);
+      const served = await fetch(`${own.url}/v1/convai/agents/agent_text_only/widget`).then((r) => r.json());
+      assert.deepEqual(served.widget_config, { text_only: 'no', language: 7 });
+      assert.equal(own.service.agents.get('agent_text_only')?.conversation_config.conversation.text_only, true);
+      // A PATCH afterwards makes it an ordinary agent again: conversation_config wins over the widget's own fields.
+      const patched = await fetch(`${own.url}/v1/convai/agents/agent_text_only`, {
+        method: 'PATCH', headers: { 'x-api-key': own.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'again' }),
+      });
+      assert.equal(patched.status, 200);
+      const ordinary = await fetch(`${own.url}/v1/convai/agents/agent_text_only/widget`).then((r) => r.json());
+      assert.equal(ordinary.widget_config.text_only, true);
+      // Up to 16 MB: a 2 MB string passes here (PATCH and create stop at 1 MB), 17 MB gets 413.
+      const big = await fetch(own.url + full, {
+        method: 'PUT', headers: { 'x-api-key': own.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ terms_html: 'x'.repeat(2 * 1024 * 1024) }),
+      });
+      assert.equal(big.status, 200);
+      const tooBig = await fetch(own.url + full, {
+        method: 'PUT', headers: { 'x-api-key': own.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ terms_html: 'x'.repeat(17 * 1024 * 1024) }),
+      });
+      assert.equal(tooBig.status, 413);
+    } finally {
+      await own.close();
+    }
+
+    const notJson = await call(path, { method: 'PUT', raw: '{"variant": ', auth: true });
+    assert.equal(notJson.status, 422);
+    assert.equal(notJson.json.detail[0].type, 'json_invalid');
+    const wrongMethod = await call(path, { method: 'GET', auth: true });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get('allow'), 'PUT, OPTIONS');
   });
 
   test('unknown paths 404, wrong methods 405, other paths left to the host server', async () => {
