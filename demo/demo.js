@@ -1,6 +1,7 @@
 // The demo page: an agent picker that (re)creates <voice-agent-widget>, a client tool, the conversation record, and a
 // live editor of the agent's widget configuration. Plain ES module, no build step. Every text that comes from the
 // network is set with textContent (or as a form control's value).
+import { loadDemoConfig } from './demo-config.js';
 
 const TAG = 'voice-agent-widget';
 const DEFAULT_AGENT_ID = 'agent_demo_support';
@@ -547,11 +548,9 @@ resetButton.addEventListener('click', () => {
 
 async function start() {
   try {
-    const response = await fetch('/demo-config.json', { cache: 'no-store' });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    config = await response.json();
+    config = await loadDemoConfig();
   } catch (error) {
-    showNotice(`Could not read /demo-config.json (${error instanceof Error ? error.message : String(error)}). Start the page with npm run demo.`);
+    showNotice(/** @type {Error} */ (error).message);
     return;
   }
   $('service-url').textContent = config.serviceUrl;

@@ -2,6 +2,7 @@
 // heading, the widget alone and full size (always expanded, variant full), and the terms below it when
 // shareable_page_show_terms. Plain ES module, no build step. Every text that comes from the network is set with
 // textContent; terms_html is never put into the page as HTML (only its text content is shown).
+import { loadDemoConfig } from './demo-config.js';
 
 const TAG = 'voice-agent-widget';
 const MAX_AGENT_ID_LENGTH = 256;
@@ -112,11 +113,9 @@ async function start() {
   /** @type {{serviceUrl: string, apiKey?: string, agents?: {agent_id: string, name: string}[]}} */
   let config;
   try {
-    const response = await fetch('/demo-config.json', { cache: 'no-store' });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    config = await response.json();
+    config = await loadDemoConfig();
   } catch (error) {
-    fail(`Could not read /demo-config.json (${error instanceof Error ? error.message : String(error)}). Start the page with npm run demo.`);
+    fail(/** @type {Error} */ (error).message);
     return;
   }
   const serviceUrl = typeof config.serviceUrl === 'string' && config.serviceUrl ? config.serviceUrl : location.origin;

@@ -1,6 +1,8 @@
 // The states page (states.html): mounts one <voice-agent-widget> for ?agent-id=… with the attributes of ?attrs=<json>
 // on a plain page, so screenshots of its states do not depend on the demo page's layout. Plain ES module, no build step.
 
+import { loadDemoConfig } from './demo-config.js';
+
 const TAG = 'voice-agent-widget';
 const DEFAULT_AGENT_ID = 'agent_demo_support';
 /** The demo page's dynamic variables, so the full agent's first message reads "Hi Ada! …" here too. */
@@ -54,12 +56,10 @@ async function start() {
 
   let serviceUrl = location.origin;
   try {
-    const response = await fetch('/demo-config.json', { cache: 'no-store' });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const config = await response.json();
+    const config = await loadDemoConfig();
     if (config && typeof config.serviceUrl === 'string' && config.serviceUrl) serviceUrl = config.serviceUrl;
   } catch (error) {
-    fail(`Could not read /demo-config.json (${error instanceof Error ? error.message : String(error)}).`);
+    fail(/** @type {Error} */ (error).message);
     return;
   }
 
