@@ -282,7 +282,8 @@ export class VoiceAgentWidget extends LitElement {
     const agent: NonNullable<ConversationConfigOverride['agent']> = {};
     // The agent's own language and first message, as the service knows them, need no override.
     const differs = this.chosenLanguage !== (normalizeLanguage(isRecord(this.#lastRaw) ? this.#lastRaw['language'] : '') ?? 'en');
-    const language = attr('override-language', 20, normalizeLanguage) ?? (differs ? this.chosenLanguage : null);
+    const overrideLanguage = attr('override-language', 20, normalizeLanguage);
+    const language = overrideLanguage ? normalizeLanguage(overrideLanguage) : differs ? this.chosenLanguage : null;
     if (language) agent.language = language;
     const firstMessage = attr('override-first-message', MAX_LONG_TEXT_LENGTH) ?? (differs ? presetFor(config, this.chosenLanguage)?.first_message : undefined);
     if (firstMessage) agent.first_message = firstMessage;
