@@ -50,13 +50,14 @@ export class ConversationController implements ReactiveController {
 
   hostConnected(): void {}
 
-  /** The element left the page: close the socket, forget the conversation (a re-added element starts clean). */
+  /** The element left the page: close the socket, forget the conversation and its transcript (a re-added element starts clean). */
   hostDisconnected(): void {
     const session = this.#session;
     this.#session = null;
     session?.end();
     this.phase = 'idle';
     this.conversationId = null;
+    this.transcript = [];
   }
 
   /** True while a conversation is starting or running. */

@@ -11,17 +11,19 @@ export interface Terms {
   key: string;
 }
 
-const fragments = new WeakMap<Terms, DocumentFragment>();
+/** The sanitised terms, one element per `Terms`, moved into the dialog each time it opens (never re-parsed). */
+const rendered = new WeakMap<Terms, HTMLElement>();
 
 /**
  * The terms sheet (`part="terms"`): a native modal `<dialog>` (focus kept inside, Escape declines, focus returns), the
  * terms as sanitised HTML or text, and the `accept_terms` / `dismiss_terms` buttons. The element opens it with `showModal()`.
  */
 export function renderTerms(terms: Terms, texts: TextContents, policy: LinkPolicy, onAccept: () => void, onDecline: () => void): TemplateResult {
-  let content: DocumentFragment | string = terms.text;
+  let content: HTMLElement | string = terms.text;
   if (terms.html) {
-    content = fragments.get(terms) ?? renderSafeHtml(terms.html, policy);
-    fragments.set(terms, content);
+    content = rendered.get(terms) ?? document.createElement('div');
+    if (!rendered.has(terms)) content.append(renderSafeHtml(terms.html, policy));
+    rendered.set(terms, content);
   }
   return html`<dialog part="terms" class="terms" aria-label=${texts.main_label} aria-describedby="terms-text" @cancel=${onDecline}>
     <div id="terms-text" class="terms-text">${content}</div>

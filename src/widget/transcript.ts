@@ -5,16 +5,21 @@ import { stripAudioTags } from '../config/texts.js';
 import type { TextContents } from '../config/types.js';
 import type { TranscriptEntry } from './conversation-controller.js';
 
-/** The rendered markdown of an entry, kept while its text does not change (a fragment is inserted once). */
-const rendered = new WeakMap<object, { text: string; policy: LinkPolicy; fragment: DocumentFragment }>();
+/**
+ * The rendered markdown of an entry, kept while its text does not change: one `.md` element per entry, which Lit
+ * moves into whichever part shows it (the panel closed and opened again, the element re-added), never re-parsed.
+ */
+const rendered = new WeakMap<object, { text: string; policy: LinkPolicy; node: HTMLElement }>();
 
-function agentContent(owner: object, text: string, policy: LinkPolicy, texts: TextContents): DocumentFragment {
+function agentContent(owner: object, text: string, policy: LinkPolicy, texts: TextContents): HTMLElement {
   const cached = rendered.get(owner);
-  if (cached && cached.text === text && cached.policy === policy) return cached.fragment;
-  const fragment = renderMarkdown(text, policy);
-  fragment.querySelectorAll('pre').forEach((pre) => addCodeActions(pre, texts));
-  rendered.set(owner, { text, policy, fragment });
-  return fragment;
+  if (cached && cached.text === text && cached.policy === policy) return cached.node;
+  const node = document.createElement('div');
+  node.className = 'md';
+  node.append(renderMarkdown(text, policy));
+  node.querySelectorAll('pre').forEach((pre) => addCodeActions(pre, texts));
+  rendered.set(owner, { text, policy, node });
+  return node;
 }
 
 /** Buttons under a code block of an agent reply: `copy` (clipboard), `download` (a .txt file), `wrap` (long lines). */

@@ -270,14 +270,15 @@ export const widgetStyles = css`
     color: var(--_base-error);
     border: 1px solid var(--_base-error);
   }
-  .message > * {
+  .md > * {
     margin: 0.4em 0;
     font-size: 1em;
   }
-  .message > :first-child {
+  .md > :first-child,
+  .terms-text :first-child {
     margin-top: 0;
   }
-  .message > :last-child {
+  .md > :last-child {
     margin-bottom: 0;
   }
   .message :is(ul, ol) {
@@ -345,9 +346,6 @@ export const widgetStyles = css`
   .terms-actions {
     justify-content: flex-end;
     margin-top: 16px;
-  }
-  .terms-text > :first-child {
-    margin-top: 0;
   }
   .transcript:focus-visible {
     outline-offset: -2px;

@@ -45,11 +45,22 @@ const OVERRIDE_ATTRIBUTES = [...Object.keys(CONFIG_ATTRIBUTES), ...CONVERSATION_
  * @attr text-contents - JSON object of labels that win over the configuration's `text_contents` (PROTOCOL.md section 2)
  * @attr variant - `tiny`, `compact` or `full`; overrides `variant`
  * @attr placement - `top-left`, `top`, `top-right`, `bottom-left`, `bottom`, `bottom-right`; overrides `placement`
- * @attr default-expanded - boolean (`true`/`false`/present); overrides `default_expanded`. Also `always-expanded`, `dismissible`, `transcript` (`transcript_enabled`), `text-input` (`text_input_enabled`), `mic-muting` (`mic_muting_enabled`)
+ * @attr default-expanded - boolean (`true`/`false`/present); overrides `default_expanded`
+ * @attr always-expanded - boolean (`true`/`false`/present); overrides `always_expanded`
+ * @attr dismissible - boolean (`true`/`false`/present); overrides `dismissible`
+ * @attr transcript - boolean (`true`/`false`/present); overrides `transcript_enabled`
+ * @attr text-input - boolean (`true`/`false`/present); overrides `text_input_enabled`
+ * @attr mic-muting - boolean (`true`/`false`/present); overrides `mic_muting_enabled`
  * @attr language - a language tag; overrides `language`
- * @attr avatar-image-url - https or same-origin picture; sets `avatar.type` to `image`. Also `avatar-orb-color-1`, `avatar-orb-color-2` (CSS colours)
+ * @attr avatar-image-url - https or same-origin picture; sets `avatar.type` to `image`
+ * @attr avatar-orb-color-1 - CSS colour; overrides `avatar.color_1`
+ * @attr avatar-orb-color-2 - CSS colour; overrides `avatar.color_2`
  * @attr markdown-link-allowed-hosts - comma-separated hosts; overrides `markdown_link_allowed_hosts`
- * @attr override-first-message - sent as the conversation's first message. Also `override-language`, `override-prompt`, `override-voice-id`, `override-text-only` (SERVICE-INTERFACE.md 2.8 overrides)
+ * @attr override-first-message - sent as the conversation's first message (SERVICE-INTERFACE.md 2.8 overrides)
+ * @attr override-language - a language tag sent as the conversation's language (SERVICE-INTERFACE.md 2.8 overrides)
+ * @attr override-prompt - sent as the agent's prompt (SERVICE-INTERFACE.md 2.8 overrides)
+ * @attr override-voice-id - sent as the TTS voice id (SERVICE-INTERFACE.md 2.8 overrides)
+ * @attr override-text-only - boolean (`true`/`false`/present), sent as `conversation.text_only`; default true (SERVICE-INTERFACE.md 2.8 overrides)
  * @attr user-id - the visitor's id for the agent owner (initiation `user_id`)
  * @attr signed-url - a ws(s) URL with `agent_id` and `conversation_signature` for a private agent (PROTOCOL.md section 3)
  *
@@ -64,21 +75,51 @@ const OVERRIDE_ATTRIBUTES = [...Object.keys(CONFIG_ATTRIBUTES), ...CONVERSATION_
  * @csspart header - the panel's header (avatar, status, buttons)
  * @csspart status - the conversation status line (aria-live)
  * @csspart language-select - the language selector
- * @csspart conversation-id - the conversation id line, with its `copy-button`
+ * @csspart conversation-id - the conversation id line
+ * @csspart copy-button - the button that copies the conversation id
  * @csspart transcript - the transcript (role="log")
- * @csspart message - every transcript message; also `agent-message` / `user-message`
- * @csspart notice - a line that tells how a conversation ended
- * @csspart composer - the text input form; `input` its field
- * @csspart button - every button; each also has its own part (`start-button`, `send-button`, `end-button`, `expand-button`, `collapse-button`, …)
+ * @csspart message - every transcript message
+ * @csspart agent-message - an agent message
+ * @csspart user-message - a visitor's message
+ * @csspart notice - a line that tells how a conversation ended, or a tool call's status
+ * @csspart tool-status - the line shown while a client tool runs (also `notice`)
+ * @csspart composer - the text input form
+ * @csspart input - the text input field
+ * @csspart button - every button; each also has its own part
+ * @csspart start-button - the button that starts a conversation
+ * @csspart send-button - the button that sends the typed text
+ * @csspart end-button - the button that ends the conversation
+ * @csspart expand-button - the button that expands the panel (`expandable`)
+ * @csspart collapse-button - the button that closes the panel
+ * @csspart accept-terms-button - the terms dialog's accept button
+ * @csspart decline-terms-button - the terms dialog's decline button
  * @csspart banner - the "powered by" line
  * @csspart terms - the terms dialog
  * @csspart error - the error state shown when the configuration cannot be read
  *
- * @cssprop --voice-agent-base - panel background (`styles.base`, legacy `bg_color`); every `styles` colour has one: --voice-agent-base-hover, -base-active, -base-border, -base-subtle, -base-primary, -base-error, -accent, -accent-hover, -accent-active, -accent-border, -accent-subtle, -accent-primary
- * @cssprop --voice-agent-focus - focus ring colour (legacy `focus_color`)
- * @cssprop --voice-agent-orb-color-1 - first orb colour (`avatar.color_1`); also --voice-agent-orb-color-2
+ * @cssprop --voice-agent-base - panel background (`styles.base`, legacy `bg_color`)
+ * @cssprop --voice-agent-base-hover - `styles.base_hover`
+ * @cssprop --voice-agent-base-active - `styles.base_active`
+ * @cssprop --voice-agent-base-border - borders (`styles.base_border`, legacy `border_color`)
+ * @cssprop --voice-agent-base-subtle - `styles.base_subtle`
+ * @cssprop --voice-agent-base-primary - text colour (`styles.base_primary`, legacy `text_color`)
+ * @cssprop --voice-agent-base-error - `styles.base_error`
+ * @cssprop --voice-agent-accent - buttons (`styles.accent`, legacy `btn_color`)
+ * @cssprop --voice-agent-accent-hover - `styles.accent_hover`
+ * @cssprop --voice-agent-accent-active - `styles.accent_active`
+ * @cssprop --voice-agent-accent-border - `styles.accent_border`
+ * @cssprop --voice-agent-accent-subtle - `styles.accent_subtle`
+ * @cssprop --voice-agent-accent-primary - button text colour (`styles.accent_primary`, legacy `btn_text_color`)
+ * @cssprop --voice-agent-focus - focus ring colour (legacy `focus_color`; default: the accent)
+ * @cssprop --voice-agent-orb-color-1 - first orb colour (`avatar.color_1`)
+ * @cssprop --voice-agent-orb-color-2 - second orb colour (`avatar.color_2`)
  * @cssprop --voice-agent-overlay-padding - distance from the viewport edge (`styles.overlay_padding`, px)
- * @cssprop --voice-agent-button-radius - also -input-radius, -bubble-radius, -sheet-radius, -compact-sheet-radius, -dropdown-sheet-radius (px)
+ * @cssprop --voice-agent-button-radius - `styles.button_radius` (legacy `btn_radius`, px)
+ * @cssprop --voice-agent-input-radius - `styles.input_radius` (px)
+ * @cssprop --voice-agent-bubble-radius - `styles.bubble_radius` (px)
+ * @cssprop --voice-agent-sheet-radius - `styles.sheet_radius` (legacy `border_radius`; default button radius + 6, px)
+ * @cssprop --voice-agent-compact-sheet-radius - `styles.compact_sheet_radius` (default button radius + 12, px)
+ * @cssprop --voice-agent-dropdown-sheet-radius - `styles.dropdown_sheet_radius` (default input radius + 6, px)
  */
 export class VoiceAgentWidget extends LitElement {
   static override styles = widgetStyles;

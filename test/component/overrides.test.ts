@@ -102,6 +102,18 @@ describe('terms', () => {
     expect(localStorage.getItem(FULL_TERMS_KEY)).to.equal(null);
   });
 
+  it('shows the terms again, whole, after a decline', async () => {
+    const el = await mountWidget('agent_demo_support', {}, true);
+    await openPanel(el);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      button(el, 'Message')!.click();
+      await until(() => dialog(el)?.open, `terms dialog open (attempt ${attempt + 1})`);
+      expect(dialog(el)!.querySelector('.terms-text')!.textContent).to.contain('recorded');
+      button(el, 'Cancel')!.click();
+      await until(() => !dialog(el), 'closed');
+    }
+  });
+
   it('accepting remembers the choice under terms_key and sends the waiting message', async () => {
     const el = await mountWidget('agent_demo_support', {}, true);
     await openPanel(el);

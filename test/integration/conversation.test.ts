@@ -69,6 +69,19 @@ describe('conversation with the reference service', () => {
     expect(saved.metadata.pongs_received, 'pong answered').to.be.greaterThan(0);
   });
 
+  it('keeps every message readable when the panel is closed and opened again', async () => {
+    const el = await mountWidget('agent_minimal');
+    await openPanel(el);
+    await sendText(el, 'remember me');
+    await lastAgentText(el, 'You said: remember me');
+    const before = messages(el);
+    button(el, 'Collapse')!.click();
+    await until(() => !$(el, '[part~="panel"]'), 'closed');
+    await openPanel(el);
+    expect(messages(el)).to.deep.equal(before);
+    expect(before.every((m) => m.text.length > 0)).to.equal(true);
+  });
+
   it("applies the link policy to the agent's real reply", async () => {
     const el = await mountWidget('agent_demo_support');
     await openPanel(el);
@@ -158,6 +171,19 @@ describe('conversation with the reference service', () => {
     await openPanel(el);
     expect(button(el, 'Start a chat'), 'a new conversation can start').to.exist;
     expect(button(el, 'End')).to.equal(undefined);
+    expect(messages(el), 'only the greeting: the old transcript is gone').to.deep.equal([{ role: 'agent', text: 'Hello! How can I help you today?' }]);
+  });
+
+  it('runs two widgets side by side, each with its own conversation', async () => {
+    const [a, b] = await Promise.all([mountWidget('agent_minimal'), mountWidget('agent_text_only')]);
+    await openPanel(a);
+    await openPanel(b);
+    await sendText(a, 'first widget');
+    await sendText(b, 'second widget');
+    await lastAgentText(a, 'You said: first widget');
+    await lastAgentText(b, 'You said: second widget');
+    expect(messages(a).some((m) => m.text.includes('second widget'))).to.equal(false);
+    expect(messages(b).some((m) => m.text.includes('first widget'))).to.equal(false);
   });
 
   it('shows a small error state and names the cause in the console for an unknown agent (404)', async () => {
