@@ -1,4 +1,5 @@
-// npm run build: the script-tag bundle (IIFE), the ES module entries and the .d.ts types, into dist/.
+// npm run build: the script-tag bundle (IIFE), the ES module entries and the .d.ts types, into dist/; and the custom
+// elements manifest, custom-elements.json at the project root (npm run analyze).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
@@ -7,4 +8,5 @@ const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
 run('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'warn']);
 run('npx', ['vite', 'build', '--mode', 'es', '--logLevel', 'warn']);
 run('npx', ['tsc', '-p', 'tsconfig.build.json']);
-console.log('built dist/voice-agent-widget.js, dist/index.js, dist/define.js, dist/types/');
+run('npm', ['run', '--silent', 'analyze']);
+console.log('built dist/voice-agent-widget.js, dist/index.js, dist/define.js, dist/types/, custom-elements.json');

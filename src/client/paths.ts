@@ -1,3 +1,5 @@
+import { preview } from '../config/validate.js';
+
 /**
  * Every path the widget uses on the Voice Agent Service, in one module so a deployment can change them in
  * one place (PROTOCOL.md, introduction and section 1).
@@ -19,7 +21,7 @@ export function normalizeServerUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`server-url ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)} is not an absolute URL`);
+    throw new TypeError(`server-url ${preview(value)} is not an absolute URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`server-url must be http(s), not ${url.protocol}`);
   if (url.username || url.password) throw new TypeError('server-url must not hold a username or password');

@@ -30,7 +30,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function preview(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value));
+    text = String(JSON.stringify(value));
   } catch {
     text = String(value);
   }

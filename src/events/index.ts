@@ -6,9 +6,8 @@ import type { EndReason } from '../client/session.js';
 
 /** `voice-agent-conversation`: a conversation started; the handshake is done (PROTOCOL.md section 3). */
 export class VoiceAgentConversationEvent extends Event {
-  static readonly type = 'voice-agent-conversation';
   constructor(readonly detail: { conversationId: string }) {
-    super(VoiceAgentConversationEvent.type, { bubbles: true, composed: true });
+    super('voice-agent-conversation', { bubbles: true, composed: true });
   }
 }
 
@@ -17,9 +16,8 @@ export class VoiceAgentConversationEvent extends Event {
  * closed with 1000) or a failure (`error`, with the close code when there was one). PROTOCOL.md section 3.
  */
 export class VoiceAgentConversationEndEvent extends Event {
-  static readonly type = 'voice-agent-conversation-end';
   constructor(readonly detail: { conversationId: string | null; reason: EndReason; code: number | null; message: string | null }) {
-    super(VoiceAgentConversationEndEvent.type, { bubbles: true, composed: true });
+    super('voice-agent-conversation-end', { bubbles: true, composed: true });
   }
 }
 

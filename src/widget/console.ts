@@ -1,18 +1,13 @@
-/** The one prefix of every console message of the widget, so a developer can filter on it. */
-const PREFIX = '[voice-agent-widget]';
+/**
+ * The widget's console messages, all with one prefix so a developer can filter on it: `warn` for a problem the
+ * widget recovered from (a bad value replaced by its default), `error` for one the visitor sees (an error state),
+ * `info` for what a developer should know that is not a problem. Extra arguments (the cause) are passed on.
+ */
+const say =
+  (level: 'warn' | 'error' | 'info') =>
+  (message: string, ...cause: unknown[]): void =>
+    console[level](`[voice-agent-widget] ${message}`, ...cause);
 
-/** A problem the widget recovered from (a bad value replaced by its default). */
-export function warn(message: string): void {
-  console.warn(`${PREFIX} ${message}`);
-}
-
-/** A problem the visitor sees (the widget shows an error state). */
-export function error(message: string, cause?: unknown): void {
-  if (cause === undefined) console.error(`${PREFIX} ${message}`);
-  else console.error(`${PREFIX} ${message}`, cause);
-}
-
-/** Something the developer should know that is not a problem. */
-export function info(message: string): void {
-  console.info(`${PREFIX} ${message}`);
-}
+export const warn = say('warn');
+export const error = say('error');
+export const info = say('info');

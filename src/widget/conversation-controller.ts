@@ -19,6 +19,8 @@ export interface TranscriptEntry {
   notice?: EndReason;
   /** A client tool call's state (`agent_working`, `agent_done`, `agent_error` labels). */
   tool?: 'working' | 'done' | 'error';
+  /** The visitor's like / dislike of an agent message, once sent (PROTOCOL.md section 4, `feedback_mode: during`). */
+  score?: 'like' | 'dislike';
 }
 
 /** Phase of the conversation as the widget shows it. */
@@ -141,6 +143,13 @@ export class ConversationController implements ReactiveController {
     if (this.phase !== 'connected' || now - this.#lastActivity < 1000) return;
     this.#lastActivity = now;
     this.#session?.sendUserActivity();
+  }
+
+  /** Sends `feedback` once for an agent message with an `event_id` while the conversation runs (PROTOCOL.md section 4). */
+  rate(entry: TranscriptEntry, score: 'like' | 'dislike'): void {
+    if (entry.score || entry.eventId === null || !this.#session?.sendFeedback(score, entry.eventId)) return;
+    entry.score = score;
+    this.host.requestUpdate();
   }
 
   /** Ends the conversation from the visitor's side. */

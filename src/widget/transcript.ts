@@ -64,6 +64,7 @@ function noticeText(entry: TranscriptEntry, texts: TextContents): string {
  * Agent lines go through the markdown pipeline (marked → DOMPurify → link policy); user lines are bound as text.
  * @param greeting the configured first message shown before a conversation starts, or null (PROTOCOL.md section 3)
  * @param stripTags remove bracketed audio tags such as `[laughs]` from agent text (`strip_audio_tags`)
+ * @param rate like / dislike of agent messages while a conversation runs (`feedback_mode: during`), or null
  */
 export function renderTranscript(
   entries: readonly TranscriptEntry[],
@@ -72,6 +73,7 @@ export function renderTranscript(
   greeting: { owner: object; text: string } | null,
   onScroll: (event: Event) => void,
   stripTags: boolean,
+  rate: ((entry: TranscriptEntry, score: 'like' | 'dislike') => void) | null,
 ): TemplateResult {
   const shown = (text: string): string => (stripTags ? stripAudioTags(text) : text);
   return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
@@ -92,6 +94,15 @@ export function renderTranscript(
         }
         return html`<div part="message agent-message" class="message agent" dir="auto" aria-busy=${entry.streaming ? 'true' : 'false'}>
           ${agentContent(entry, shown(entry.text), policy, texts)}
+          ${rate && entry.eventId !== null && !entry.streaming
+            ? html`<div part="rating" class="code-actions">
+                ${(['like', 'dislike'] as const).map(
+                  (score) => html`<button class="link" type="button" aria-pressed=${entry.score === score ? 'true' : 'false'} ?disabled=${!!entry.score} @click=${() => rate(entry, score)}>
+                    ${score === 'like' ? '👍' : '👎'}
+                  </button>`,
+                )}
+              </div>`
+            : nothing}
         </div>`;
     })}
   </div>`;

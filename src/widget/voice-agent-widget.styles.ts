@@ -58,7 +58,8 @@ export const widgetStyles = css`
   }
   button,
   select,
-  input {
+  input,
+  textarea {
     font: inherit;
     color: inherit;
   }
@@ -307,6 +308,10 @@ export const widgetStyles = css`
     color: var(--_base-subtle);
     font-size: 12px;
   }
+  .feedback {
+    flex-direction: column;
+    text-align: center;
+  }
   .actions {
     justify-content: center;
     padding: 0 16px 8px;
@@ -315,8 +320,10 @@ export const widgetStyles = css`
     padding: 12px;
     border-top: 1px solid var(--_base-border);
   }
-  .composer input {
+  .composer input,
+  textarea {
     flex: 1;
+    width: 100%;
     min-width: 0;
     min-height: 36px;
     padding: 0 12px;

@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { conversationSocketUrl, normalizeServerUrl } from '../client/paths.js';
+import { postConversationFeedback } from '../client/rest.js';
 import type { ConversationConfigOverride, ConversationInitiation } from '../client/protocol.js';
 import type { SessionOptions } from '../client/session.js';
 import {
@@ -96,6 +97,8 @@ const OVERRIDE_ATTRIBUTES = [...Object.keys(CONFIG_ATTRIBUTES), ...CONVERSATION_
  * @csspart banner - the "powered by" line
  * @csspart terms - the terms dialog
  * @csspart error - the error state shown when the configuration cannot be read
+ * @csspart feedback - the end-of-call rating sheet (`feedback_mode: end`)
+ * @csspart rating - the like and dislike buttons under an agent message (`feedback_mode: during`)
  *
  * @cssprop --voice-agent-base - panel background (`styles.base`, legacy `bg_color`)
  * @cssprop --voice-agent-base-hover - `styles.base_hover`
@@ -137,6 +140,7 @@ export class VoiceAgentWidget extends LitElement {
     chosenLanguage: { state: true },
     termsOpen: { state: true },
     copied: { state: true },
+    feedbackStep: { state: true },
     agentId: { attribute: 'agent-id' },
     serverUrl: { attribute: 'server-url' },
     dynamicVariables: { attribute: 'dynamic-variables' },
@@ -156,6 +160,8 @@ export class VoiceAgentWidget extends LitElement {
   private chosenLanguage = '';
   private termsOpen = false;
   private copied = false;
+  /** The end-of-call rating (PROTOCOL.md section 4): `rate` → `comment` → `thanks` (or `failed`), '' when none is asked. */
+  private feedbackStep: '' | 'rate' | 'comment' | 'thanks' | 'failed' = '';
 
   /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`). Attribute `agent-id`. */
   agentId = '';
@@ -193,6 +199,8 @@ export class VoiceAgentWidget extends LitElement {
   #termsAccepted = false;
   #copiedTimer: ReturnType<typeof setTimeout> | undefined;
   #configured = false;
+  #rating = 0;
+  #ratedConversation: string | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -215,6 +223,12 @@ export class VoiceAgentWidget extends LitElement {
       this.#resolveConfig(has('language'));
     }
     if (has('textContents')) this.#parsedTexts = parseTextContents(this.textContents);
+    const { phase, conversationId } = this.#conversation;
+    if (phase !== 'ended') this.feedbackStep = '';
+    else if (conversationId && conversationId !== this.#ratedConversation && this.#config?.feedback_mode === 'end' && this.#config.end_feedback) {
+      this.#ratedConversation = conversationId;
+      this.feedbackStep = 'rate';
+    }
     const config = this.#config;
     if (config) {
       this.#texts = resolveTexts(config, this.chosenLanguage, this.#parsedTexts);
@@ -260,7 +274,7 @@ export class VoiceAgentWidget extends LitElement {
     if (!this.#configured) {
       this.#configured = true;
       this.open = config.default_expanded;
-      if (config.use_rtc) log.info('use_rtc is set: this widget talks over the WebSocket until a WebRTC transport exists.');
+      if (config.use_rtc) log.info('use_rtc: talking over the WebSocket (no WebRTC transport yet).');
     }
   }
 
@@ -365,7 +379,7 @@ export class VoiceAgentWidget extends LitElement {
     try {
       if (this.#terms?.key) localStorage.setItem(this.#terms.key, 'accepted');
     } catch {
-      log.warn('localStorage is not available: the terms acceptance is kept for this page view only.');
+      log.warn('no localStorage: terms acceptance kept for this page view only.');
     }
     this.#closeTerms();
     start?.();
@@ -462,6 +476,45 @@ export class VoiceAgentWidget extends LitElement {
         : nothing}</div>`;
   }
 
+  /** Posts the rating and the optional comment (PROTOCOL.md section 4) for the conversation that just ended. */
+  async #submitFeedback(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const comment = (new FormData(event.target as HTMLFormElement).get('comment') as string).trim().slice(0, MAX_TEXT_LENGTH);
+    try {
+      await postConversationFeedback(this.#resolvedServerUrl, this.#ratedConversation!, comment ? { rating: this.#rating, comment } : { rating: this.#rating });
+      this.feedbackStep = 'thanks';
+    } catch (error) {
+      log.error(`could not send the feedback: ${(error as Error).message}`);
+      this.feedbackStep = 'failed';
+    }
+  }
+
+  /** The end-of-call feedback sheet (`part="feedback"`, `feedback_mode: end` with `end_feedback.type: rating`). */
+  #renderFeedback(config: WidgetConfig): TemplateResult | typeof nothing {
+    const texts = this.#texts;
+    const step = this.feedbackStep;
+    if (!step || !config.end_feedback) return nothing;
+    return html`<div part="feedback" class="feedback actions" role="group" aria-label=${texts.initiate_feedback}>
+      ${step === 'rate'
+        ? html`<p>${texts.initiate_feedback}</p>
+            <div class="stars">
+              ${[1, 2, 3, 4, 5].map(
+                (n) => html`<button class="icon" type="button" aria-label="${n}/5" @click=${() => ((this.#rating = n), (this.feedbackStep = 'comment'))}>★</button>`,
+              )}
+            </div>`
+        : step === 'comment'
+          ? html`<form @submit=${this.#submitFeedback}>
+              <label>${texts.request_follow_up_feedback}<textarea name="comment" rows="3" maxlength=${MAX_TEXT_LENGTH} placeholder=${texts.follow_up_feedback_placeholder}></textarea></label>
+              <div class="terms-actions">
+                <button class="secondary" type="button" @click=${() => (this.feedbackStep = 'rate')}>${texts.go_back}</button>
+                <button class="primary" type="submit">${texts.submit}</button>
+              </div>
+            </form>`
+          : html`<p role="status">${step === 'thanks' ? texts.thanks_for_feedback : texts.error_occurred}</p>
+              ${step === 'thanks' ? html`<p>${texts.thanks_for_feedback_details}</p>` : nothing}`}
+    </div>`;
+  }
+
   #renderPanel(config: WidgetConfig): TemplateResult {
     const texts = this.#texts;
     const { phase, transcript, conversationId } = this.#conversation;
@@ -498,7 +551,16 @@ export class VoiceAgentWidget extends LitElement {
             <button part="button copy-button" class="link" type="button" aria-live="polite" @click=${this.#copyConversationId}>${this.copied ? texts.copied : texts.copy_id}</button>
           </p>`
         : nothing}
-      ${renderTranscript(shown, texts, this.#policy!, greeting ? { owner: config, text: greeting } : null, this.#onTranscriptScroll, config.strip_audio_tags)}
+      ${renderTranscript(
+        shown,
+        texts,
+        this.#policy!,
+        greeting ? { owner: config, text: greeting } : null,
+        this.#onTranscriptScroll,
+        config.strip_audio_tags,
+        config.feedback_mode === 'during' && active ? (entry, score) => this.#conversation.rate(entry, score) : null,
+      )}
+      ${this.#renderFeedback(config)}
       <div class="actions">
         ${active
           ? html`<button part="button end-button" class="primary end" type="button" @click=${() => this.#conversation.end()}>${texts.end_call}</button>`

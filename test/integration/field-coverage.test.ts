@@ -55,19 +55,11 @@ const PENDING_VOICE = new Set([
   'text_contents.speaking_status', 'text_contents.text_mode', 'text_contents.voice_mode', 'text_contents.switched_to_text_mode',
   'text_contents.switched_to_voice_mode',
 ]);
-const FEEDBACK = 'the feedback UI comes in a later issue';
-/** Effects that need the feedback UI. */
-const PENDING_FEEDBACK = new Set([
-  'feedback_mode', 'end_feedback', 'text_contents.initiate_feedback', 'text_contents.request_follow_up_feedback',
-  'text_contents.thanks_for_feedback', 'text_contents.thanks_for_feedback_details', 'text_contents.follow_up_feedback_placeholder',
-  'text_contents.submit', 'text_contents.go_back',
-]);
 const SHARE_PAGE = 'read by demo/share.html, not by the element; that page needs /demo-config.json, which only the demo server serves';
 /** Fields the shareable page reads, not the element. */
 const SHARE_PAGE_ONLY = new Set(['shareable_page_text', 'shareable_page_show_terms']);
 function pendingReason(path: string): string | null {
   if (PENDING_VOICE.has(path)) return VOICE;
-  if (PENDING_FEEDBACK.has(path)) return FEEDBACK;
   if (SHARE_PAGE_ONLY.has(path)) return SHARE_PAGE;
   return null;
 }
@@ -136,6 +128,21 @@ async function endByVisitor(el: VoiceAgentWidget): Promise<void> {
   part(el, 'end-button')!.click();
   await until(() => part(el, 'notice'), 'ended notice');
   await el.updateComplete;
+}
+
+/** Ends a conversation, rates it 3 stars: the comment step of the rating sheet. */
+async function toComment(el: VoiceAgentWidget): Promise<void> {
+  await endByVisitor(el);
+  await until(() => part(el, 'feedback'), 'rating sheet');
+  $(el, '[part~="feedback"] button[aria-label="3/5"]')!.click();
+  await el.updateComplete;
+}
+
+/** Rates and sends: the thanks step. */
+async function toThanks(el: VoiceAgentWidget): Promise<void> {
+  await toComment(el);
+  $(el, '[part~="feedback"] [type="submit"]')!.click();
+  await until(() => part(el, 'feedback')?.querySelector('[role="status"]'), 'thanks');
 }
 
 /** A socket that fails: signed-url to an agent the service does not know (the service closes it with 4004). */
@@ -366,8 +373,15 @@ const EFFECTS: Record<string, FieldCheck> = {
     async (el) => (await headerAvatar(el)).getAttribute('src'), AVATAR, { avatar: { type: 'image' } }),
 
   // feedback (pending)
-  feedback_mode: readQuietly({ feedback_mode: 'end' }, (c) => c.feedback_mode, 'end'),
-  end_feedback: readQuietly({ end_feedback: { type: 'rating' } }, (c) => c.end_feedback, { type: 'rating' }),
+  feedback_mode: sees('during: like / dislike buttons on agent messages while the conversation runs', { feedback_mode: 'during' }, async (el) => {
+    await ask(el, 'hello', 'You said: hello');
+    return $$(el, '[part~="rating"] button').length > 0;
+  }, true),
+  end_feedback: sees('with feedback_mode end: the rating sheet after the conversation ends', { feedback_mode: 'end', end_feedback: { type: 'rating' } }, async (el) => {
+    await endByVisitor(el);
+    await el.updateComplete;
+    return !!part(el, 'feedback');
+  }, true, { feedback_mode: 'end' }),
 
   // legacy colours and radii
   bg_color: legacy('bg_color', 'base', RED, GREEN, async (el) => style(await panel(el)).backgroundColor, RED_RGB, GREEN_RGB, 'the panel background'),
@@ -547,6 +561,20 @@ const EFFECTS: Record<string, FieldCheck> = {
     async (el) => (await failedConversation(el), [text(part(el, 'notice')), text($(el, '.unsent-mark'))]),
     { attributes: failingSocket(), shape: (v) => [v, `(${v})`] }),
   'text_contents.copy_id': label('copy_id', 'on the copy button', async (el) => (await startChat(el), text(part(el, 'copy-button'))), { extra: { show_conversation_id: true } }),
+  // the end-of-call rating sheet (feedback_mode end, end_feedback rating): stars, comment, thanks
+  ...Object.fromEntries(
+    (
+      [
+        ['initiate_feedback', 'as the rating question', async (el: VoiceAgentWidget) => (await endByVisitor(el), await el.updateComplete, text(part(el, 'feedback')?.querySelector('p')))],
+        ['request_follow_up_feedback', 'over the comment box', async (el: VoiceAgentWidget) => (await toComment(el), text(part(el, 'feedback')?.querySelector('label')))],
+        ['follow_up_feedback_placeholder', 'in the comment box', async (el: VoiceAgentWidget) => (await toComment(el), attr(part(el, 'feedback')?.querySelector('textarea'), 'placeholder'))],
+        ['go_back', 'on the back button', async (el: VoiceAgentWidget) => (await toComment(el), text(part(el, 'feedback')?.querySelector('.secondary')))],
+        ['submit', 'on the submit button', async (el: VoiceAgentWidget) => (await toComment(el), text(part(el, 'feedback')?.querySelector('[type="submit"]')))],
+        ['thanks_for_feedback', 'after sending', async (el: VoiceAgentWidget) => (await toThanks(el), text(part(el, 'feedback')?.querySelector('[role="status"]')))],
+        ['thanks_for_feedback_details', 'after sending', async (el: VoiceAgentWidget) => (await toThanks(el), text(part(el, 'feedback')?.querySelectorAll('p')[1]))],
+      ] as const
+    ).map(([key, where, probe]) => [`text_contents.${key}`, label(key, where, probe, { extra: { feedback_mode: 'end', end_feedback: { type: 'rating' } } })]),
+  ),
   'text_contents.send_message': label('send_message', 'on the send button', async (el) => (await opened(el), text(part(el, 'send-button')))),
   // the buttons under a code block of an agent reply (the scripted "markdown" reply holds one)
   ...Object.fromEntries(
@@ -583,7 +611,7 @@ const EFFECTS: Record<string, FieldCheck> = {
 };
 
 // Pending labels: read without a warning.
-for (const path of [...PENDING_VOICE, ...PENDING_FEEDBACK]) {
+for (const path of PENDING_VOICE) {
   if (path.startsWith('text_contents.')) EFFECTS[path] = labelRead(path.slice('text_contents.'.length));
 }
 
