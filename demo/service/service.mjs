@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
+import { GARBAGE_FRAMES, createFaults, parseFaults } from './faults.mjs';
 import { fillDynamicVariables, scriptedReply, splitReply, stringifyValue, toolReply } from './script.mjs';
 import { AUDIO_FORMATS, isPlainObject, validateAgentCreate, validateAgentUpdate, validateFeedback } from './validate.mjs';
 
@@ -87,6 +88,7 @@ const ACCESS_INFO = Object.freeze({ is_creator: true, creator_name: 'Developer',
  * @property {(req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => boolean} handleUpgrade
  * @property {Map<string, AgentRecord>} agents
  * @property {Map<string, ConversationRecord>} conversations
+ * @property {ReturnType<typeof createFaults>} faults  the fault switches (faults.mjs; `PUT /v1/dev/faults`)
  * @property {() => Promise<void>} close
  */
 
@@ -263,6 +265,7 @@ export function createService(options = {}) {
   const conversations = new Map();
   /** @type {Set<Session>} */
   const sessions = new Set();
+  const faults = createFaults(log);
   let closed = false;
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_MAX_PAYLOAD_BYTES, perMessageDeflate: false });
@@ -272,7 +275,7 @@ export function createService(options = {}) {
   /** @param {http.IncomingMessage} req */
   const corsHeaders = (req) => ({
     'Access-Control-Allow-Origin': typeof req.headers.origin === 'string' && req.headers.origin ? req.headers.origin : '*',
-    'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, OPTIONS',
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
     'Access-Control-Allow-Headers': 'content-type, x-api-key',
     'Access-Control-Max-Age': '600',
     Vary: 'Origin',
@@ -392,6 +395,33 @@ export function createService(options = {}) {
     });
 
   /**
+   * Applies a widget-read fault: waits (`delay_ms`, `hang`), then answers with the fault's status/body.
+   * Returns true when the normal answer is to follow (no status/body, or the faults were cleared while it waited).
+   * @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {import('./faults.mjs').WidgetFault} fault
+   */
+  async function applyWidgetFault(req, res, fault) {
+    if (fault.hang || fault.delay_ms !== undefined) {
+      const outcome = await faults.hold(res, fault.hang ? undefined : fault.delay_ms);
+      if (outcome === 'gone') {
+        res.destroy(); // the client went away or the service closed: nothing to answer
+        return false;
+      }
+      if (outcome === 'cleared') return true;
+    }
+    if (fault.status === undefined && fault.body === undefined) return true;
+    const status = fault.status ?? 200;
+    const text = fault.body ?? JSON.stringify({ detail: { status: 'injected_fault', message: `Injected fault: HTTP ${status}` } });
+    res.writeHead(status, {
+      ...corsHeaders(req),
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(text)),
+      'Cache-Control': 'no-store',
+    });
+    res.end(text);
+    return false;
+  }
+
+  /**
    * @typedef {(req: http.IncomingMessage, res: http.ServerResponse, params: string[]) => Promise<void> | void} Handler
    * @type {{pattern: RegExp, methods: Record<string, Handler>}[]}
    */
@@ -434,7 +464,9 @@ export function createService(options = {}) {
     {
       pattern: /^\/v1\/convai\/agents\/([^/]+)\/widget$/,
       methods: {
-        GET(req, res, [agentId]) {
+        async GET(req, res, [agentId]) {
+          const fault = faults.takeWidget(agentId);
+          if (fault && !(await applyWidgetFault(req, res, fault))) return;
           const agent = agents.get(agentId);
           if (!agent) return agentNotFound(req, res, agentId);
           sendJson(req, res, 200, { agent_id: agent.agent_id, widget_config: widgetConfigOf(agent) });
@@ -502,6 +534,33 @@ export function createService(options = {}) {
           agent.devWidget = true;
           log(`[service] agent ${agentId}: widget stored by the dev switch`);
           sendJson(req, res, 200, { agent_id: agentId, widget_config: widgetConfigOf(agent) });
+        },
+      },
+    },
+    {
+      // Test switch of the reference service only (README.md, "Fault switches"; faults.mjs): the faults of the next
+      // widget reads and conversations.
+      pattern: /^\/v1\/dev\/faults$/,
+      methods: {
+        GET(req, res) {
+          if (!authorised(req, res)) return;
+          sendJson(req, res, 200, faults.current);
+        },
+        async PUT(req, res) {
+          if (!authorised(req, res)) return;
+          const body = await readJsonBody(req, res);
+          if (!body) return;
+          const { faults: next, errors } = parseFaults(body.value);
+          if (errors.length > 0) return sendJson(req, res, 422, { detail: errors });
+          faults.set(next);
+          log(`[service] faults set: ${JSON.stringify(next)}`);
+          sendJson(req, res, 200, faults.current);
+        },
+        DELETE(req, res) {
+          if (!authorised(req, res)) return;
+          faults.clear();
+          log('[service] faults cleared');
+          sendJson(req, res, 200, faults.current);
         },
       },
     },
@@ -616,6 +675,8 @@ export function createService(options = {}) {
    * @property {string | null} endedBy  termination reason decided by the service before closing
    * @property {{code: number, reason: string} | null} error
    * @property {string} label
+   * @property {import('./faults.mjs').SocketFault | null} fault  the injected fault of this conversation (faults.mjs)
+   * @property {boolean} errorMessageSent  the fault's `error_message` went out
    */
 
   /** @param {Session} session @param {() => void} fn @param {number} ms */
@@ -646,7 +707,42 @@ export function createService(options = {}) {
 
   /** @param {Session} session @param {Json} message */
   function send(session, message) {
+    // A `silent` fault: nothing after conversation_initiation_metadata.
+    if (session.fault?.silent && session.record && message.type !== 'conversation_initiation_metadata') return;
     if (session.ws.readyState === WebSocket.OPEN) session.ws.send(JSON.stringify(message));
+    if (message.type === 'agent_response' && session.fault?.error_message && !session.errorMessageSent) {
+      // An `error_message` fault: an error right after the first agent message; the conversation goes on.
+      session.errorMessageSent = true;
+      send(session, { type: 'error', error_event: { ...session.fault.error_message } });
+    }
+  }
+
+  /**
+   * Starts the timed faults of a conversation (`close_after_ms`, `garbage_every_ms`); their timers are the
+   * session's, cleared when it ends.
+   * @param {Session} session
+   */
+  function startTimedFaults(session) {
+    const fault = session.fault;
+    if (!fault) return;
+    if (fault.close_after_ms !== undefined) {
+      later(session, () => {
+        const code = fault.code ?? 1011;
+        const reason = fault.reason ?? 'injected fault';
+        if (code === 1000) session.endedBy = 'agent_ended';
+        else session.error = { code, reason };
+        log(`[service] ${session.label}: injected close ${code} (${reason})`);
+        if (session.ws.readyState === WebSocket.OPEN) session.ws.close(code, reason);
+      }, fault.close_after_ms);
+    }
+    if (fault.garbage_every_ms !== undefined) {
+      let index = 0;
+      const timer = setInterval(() => {
+        if (session.ws.readyState !== WebSocket.OPEN) return;
+        session.ws.send(GARBAGE_FRAMES[index++ % GARBAGE_FRAMES.length]);
+      }, fault.garbage_every_ms);
+      session.timers.add(timer);
+    }
   }
 
   /** @param {Session} session @param {number} code @param {string} message @param {string} reason */
@@ -743,7 +839,7 @@ export function createService(options = {}) {
 
   /** @param {Session} session @param {string} userText */
   async function reply(session, userText) {
-    if (session.ended) return;
+    if (session.ended || session.fault?.silent) return;
     const choice = scriptedReply(userText);
     session.eventId += 1;
     const eventId = session.eventId;
@@ -826,6 +922,9 @@ export function createService(options = {}) {
         user_input_audio_format: audioFormat(cc.asr?.user_input_audio_format, DEFAULT_AUDIO_FORMAT),
       },
     });
+
+    startTimedFaults(session);
+    if (session.fault?.silent) return; // no first message, no pings
 
     const template = typeof overrideAgent.first_message === 'string'
       ? overrideAgent.first_message
@@ -936,8 +1035,8 @@ export function createService(options = {}) {
     log(`[service] ${session.label}: ${record.status} (${record.metadata.termination_reason}, close code ${code})`);
   }
 
-  /** @param {WebSocket} ws @param {URL} url */
-  function onConnection(ws, url) {
+  /** @param {WebSocket} ws @param {URL} url @param {import('./faults.mjs').SocketFault | null} fault */
+  function onConnection(ws, url, fault) {
     const agentId = url.searchParams.get('agent_id') ?? '';
     /** @type {Session} */
     const session = {
@@ -958,6 +1057,8 @@ export function createService(options = {}) {
       endedBy: null,
       error: null,
       label: `socket for agent ${JSON.stringify(agentId)}`,
+      fault,
+      errorMessageSent: false,
     };
     sessions.add(session);
     ws.on('close', (code) => finishSession(session, code));
@@ -1025,13 +1126,21 @@ export function createService(options = {}) {
       return true;
     }
     const url = new URL(req.url ?? '/', 'http://service.invalid');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, url));
+    const fault = faults.takeSocket(url.searchParams.get('agent_id') ?? '');
+    if (fault?.refuse) {
+      const body = JSON.stringify({ detail: { status: 'injected_fault', message: 'Injected fault: the upgrade is refused' } });
+      socket.on('error', () => {}); // the client may reset first; nothing to report
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return true;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, url, fault));
     return true;
   }
 
   /** Closes every open conversation socket (1001) and clears every timer. */
   async function close() {
     closed = true;
+    faults.close(); // cleared; held widget reads end unanswered
     const open = [...sessions];
     /** @type {Promise<void>[]} */
     const waits = [];
@@ -1061,7 +1170,7 @@ export function createService(options = {}) {
     await new Promise((resolve) => wss.close(() => resolve(undefined)));
   }
 
-  return { apiKey, handleRequest, handleUpgrade, agents, conversations, close };
+  return { apiKey, handleRequest, handleUpgrade, agents, conversations, faults, close };
 }
 
 /** @param {http.IncomingMessage} req @returns {string | undefined} */

@@ -212,7 +212,7 @@ describe('REST', () => {
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:5173');
-    assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST, PUT, PATCH, OPTIONS');
+    assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
     assert.equal(preflight.headers.get('access-control-allow-headers'), 'content-type, x-api-key');
   });
 

@@ -1,0 +1,329 @@
+/**
+ * The real element against faults injected into the reference service (issue 5), over real HTTP and WebSocket:
+ * the fault switches `PUT /v1/dev/faults` / `DELETE /v1/dev/faults` (demo/service/README.md, "Fault switches").
+ * For each fault: what the visitor sees (error state, notices, unsent marks, status, buttons) and what the developer
+ * sees (console, `voice-agent-conversation-end`). Every test clears its faults in afterEach.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import { apiKey } from '/__service__.js';
+import { captureConsole, until } from '../helpers.js';
+import { $, $$, button, messages, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
+import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import type { VoiceAgentConversationEndEvent } from '../../src/events/index.js';
+
+const ERROR = 'An error occurred'; // the default `error_occurred` label
+const CHATTING = 'Chatting with AI agent'; // `chatting_status`
+const START = 'Start a chat'; // `start_chat`
+const FIRST_MESSAGE = 'Hello! How can I help you today?'; // agent_minimal's first message (no terms)
+
+/** Sets the faults of the next widget reads / conversations (replaces the ones in force). */
+async function setFaults(faults: { widget?: Record<string, unknown>; socket?: Record<string, unknown> }): Promise<void> {
+  const response = await fetch(`${serviceUrl}/v1/dev/faults`, {
+    method: 'PUT',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  expect(response.status, await response.clone().text()).to.equal(200);
+}
+
+async function clearFaults(): Promise<void> {
+  const response = await fetch(`${serviceUrl}/v1/dev/faults`, { method: 'DELETE', headers: { 'x-api-key': apiKey } });
+  expect(response.status).to.equal(200);
+}
+
+/** Errors that reached the window (uncaught exceptions and unhandled rejections) while the test ran. */
+const windowErrors: string[] = [];
+const onError = (event: ErrorEvent): void => void windowErrors.push(String(event.error ?? event.message));
+const onRejection = (event: PromiseRejectionEvent): void => void windowErrors.push(String(event.reason));
+
+async function agentReply(el: VoiceAgentWidget, includes: string): Promise<void> {
+  await until(() => $$(el, '.message.agent').some((m) => m.textContent!.includes(includes) && m.getAttribute('aria-busy') === 'false'), `agent reply "${includes}"`);
+}
+
+const statusText = (el: VoiceAgentWidget): string => $(el, '[part~="status"]')!.textContent!.trim();
+const notices = (el: VoiceAgentWidget): string[] => $$(el, '[part~="notice"]').map((n) => n.textContent!.trim());
+
+/** The next `voice-agent-conversation-end` of `el`. */
+const nextEnd = (el: VoiceAgentWidget): Promise<VoiceAgentConversationEndEvent['detail']> =>
+  new Promise((resolve) => el.addEventListener('voice-agent-conversation-end', (e) => resolve(e.detail), { once: true }));
+
+/** Mounts `agentId` with a config-read fault in force and checks the error state and the console. */
+async function expectConfigError(agentId: string, consoleNames: string): Promise<void> {
+  const { result: el, errors } = await captureConsole(() => mountWidget(agentId));
+  const error = $(el, '[part~="error"]');
+  expect(error, 'error state').to.exist;
+  expect(error!.getAttribute('role')).to.equal('alert');
+  expect(error!.textContent!.trim()).to.equal(ERROR);
+  expect($(el, '.launcher'), 'no launcher in the error state').to.equal(null);
+  const named = errors.filter((e) => e.includes('[voice-agent-widget]') && e.includes(agentId) && e.includes(consoleNames));
+  expect(named, `a console.error naming "${consoleNames}"; got ${JSON.stringify(errors)}`).to.have.length(1);
+}
+
+describe('faults injected into the reference service', () => {
+  beforeEach(() => {
+    windowErrors.length = 0;
+    window.addEventListener('error', onError);
+    window.addEventListener('unhandledrejection', onRejection);
+  });
+
+  afterEach(async () => {
+    window.removeEventListener('error', onError);
+    window.removeEventListener('unhandledrejection', onRejection);
+    await clearFaults();
+    expect(windowErrors, 'nothing reached the window').to.deep.equal([]);
+  });
+
+  describe('configuration read', () => {
+    it('unknown agent (404): error state, console names the status', async () => {
+      await expectConfigError('no_such_agent_for_faults', 'HTTP 404');
+    });
+
+    it('HTTP 500: error state, console names the status and the detail', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', status: 500 } });
+      await expectConfigError('agent_minimal', 'HTTP 500: Injected fault: HTTP 500');
+    });
+
+    it('200 with a body that is not JSON: error state, console says "not JSON"', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', body: 'not json' } });
+      await expectConfigError('agent_minimal', 'the body is not JSON');
+    });
+
+    it('200 with the wrong shape: error state, console says what was expected', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', body: '{"agent_id":"x"}' } });
+      await expectConfigError('agent_minimal', 'expected {agent_id, widget_config');
+    });
+
+    it('slow (1.5 s, under the 10 s client timeout): busy launcher meanwhile, then the widget loads', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', delay_ms: 1500 } });
+      const started = performance.now();
+      const { result: el, errors, warnings } = await captureConsole(async () => {
+        const mounted = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const launcher = $<HTMLButtonElement>(mounted, '.launcher')!;
+        expect(launcher.getAttribute('aria-busy'), 'busy while loading').to.equal('true');
+        expect(launcher.disabled).to.equal(true);
+        await until(() => $(mounted, '.launcher:not([disabled]), [part~="error"]'), 'settled', 5000);
+        return mounted;
+      });
+      expect(performance.now() - started).to.be.greaterThan(1400);
+      expect($(el, '[part~="error"]')).to.equal(null);
+      expect($(el, '.launcher')!.getAttribute('aria-busy')).to.equal('false');
+      expect([...errors, ...warnings]).to.deep.equal([]);
+      await openPanel(el);
+      expect(messages(el)).to.deep.equal([{ role: 'agent', text: FIRST_MESSAGE }]);
+    });
+
+    it('hang: stays in its loading state without throwing; removing it mid-load leaves no error', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', hang: true } });
+      const { errors, warnings } = await captureConsole(async () => {
+        const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>`);
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        const launcher = $<HTMLButtonElement>(el, '.launcher')!;
+        expect(launcher.getAttribute('aria-busy')).to.equal('true');
+        expect(launcher.disabled).to.equal(true);
+        expect(launcher.textContent!.trim()).to.equal('Connecting');
+        expect($(el, '[part~="error"], [part~="panel"]')).to.equal(null);
+        el.remove(); // aborts the read
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      });
+      expect([...errors, ...warnings], 'an aborted read is not an error').to.deep.equal([]);
+    });
+
+    it('hang until the client times out (AbortSignal.timeout shortened to 300 ms): error state, console names the timeout', async () => {
+      // The client's 10 s timeout (src/client/rest.ts) cannot be set from the element; the platform timer is shortened instead.
+      await setFaults({ widget: { agent_id: 'agent_minimal', hang: true } });
+      const timeout = AbortSignal.timeout;
+      AbortSignal.timeout = (ms: number) => timeout.call(AbortSignal, Math.min(ms, 300));
+      try {
+        await expectConfigError('agent_minimal', 'no answer in 10000 ms');
+      } finally {
+        AbortSignal.timeout = timeout;
+      }
+    });
+  });
+
+  describe('conversation socket', () => {
+    it('refused (HTTP 503): error notice, back to idle, the typed message kept and marked unsent; starts again once cleared', async () => {
+      await setFaults({ socket: { refuse: true } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const ended = nextEnd(el);
+      button(el, START)!.click();
+      const end = await ended;
+      expect(end.reason).to.equal('error');
+      expect(end.conversationId).to.equal(null);
+      expect(end.code, 'the browser reports a refused upgrade as 1006').to.equal(1006);
+      expect(end.message).to.contain('could not open');
+      await el.updateComplete;
+      expect(notices(el)).to.deep.equal([ERROR]);
+      expect(statusText(el), 'no connecting / chatting status').to.equal('');
+      expect(button(el, START), 'the start button is back').to.exist;
+      expect(button(el, 'End')).to.equal(undefined);
+
+      // Typed while no conversation runs: it starts one, which is refused too.
+      const endedAgain = nextEnd(el);
+      await sendText(el, 'are you there?');
+      await endedAgain;
+      await el.updateComplete;
+      const user = $$(el, '.message.user');
+      expect(user).to.have.length(1);
+      expect(user[0]!.classList.contains('unsent'), 'marked unsent').to.equal(true);
+      expect(user[0]!.textContent!.trim()).to.equal(`are you there? (${ERROR})`);
+      expect(notices(el)).to.deep.equal([ERROR, ERROR]);
+      expect($<HTMLInputElement>(el, 'input[part~="input"]')!.value, 'the composer was emptied: the text lives in the transcript').to.equal('');
+
+      await clearFaults();
+      button(el, START)!.click();
+      await until(() => statusText(el) === CHATTING, 'connected once cleared');
+      await agentReply(el, FIRST_MESSAGE);
+      await sendText(el, 'hello again');
+      await agentReply(el, 'You said: hello again');
+    });
+
+    // element gap: a failed conversation is not reported in the console (src/widget/conversation-controller.ts `ended`
+    // handler dispatches the end event but never calls log.error); only the config read names its cause
+    // (config-controller.ts). The developer sees the cause only by listening to voice-agent-conversation-end.
+    it.skip('a failed conversation names its cause in the console', async () => {
+      await setFaults({ socket: { refuse: true } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const { errors } = await captureConsole(async () => {
+        const ended = nextEnd(el);
+        button(el, START)!.click();
+        await ended;
+      });
+      expect(errors.some((e) => e.includes('[voice-agent-widget]') && e.includes('1006'))).to.equal(true);
+    });
+
+    it('closed mid-call with 1011: error notice after the kept messages, end event (error, 1011), starts again', async () => {
+      await setFaults({ socket: { close_after_ms: 700, code: 1011, reason: 'overloaded' } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      let conversationId = '';
+      el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+      const ended = nextEnd(el);
+      await sendText(el, 'hello');
+      await agentReply(el, 'You said: hello');
+      const end = await ended;
+      expect(end).to.deep.equal({ conversationId, reason: 'error', code: 1011, message: 'the conversation socket closed (code 1011, overloaded)' });
+      await el.updateComplete;
+      // Kept: the first message, the visitor's text and the reply (order aside: text typed before the handshake is
+      // listed before the first message that the handshake brings).
+      expect(messages(el).map((m) => m.text)).to.have.members([FIRST_MESSAGE, 'hello', messages(el).find((m) => m.text.startsWith('You said: hello'))!.text]);
+      expect($$(el, '.message.user.unsent')).to.have.length(0);
+      expect(notices(el)).to.deep.equal([ERROR]);
+      const log = $(el, '[part~="transcript"]')!;
+      expect(log.lastElementChild!.textContent!.trim(), 'the notice comes last').to.equal(ERROR);
+      expect(statusText(el)).to.equal('');
+      expect(button(el, 'End')).to.equal(undefined);
+
+      await clearFaults();
+      button(el, START)!.click();
+      await until(() => statusText(el) === CHATTING, 'a new conversation');
+      expect(conversationId).to.match(/^conv_/);
+      await sendText(el, 'second try');
+      await agentReply(el, 'You said: second try');
+      expect(notices(el)).to.deep.equal([ERROR]);
+    });
+
+    it('garbage frames and unknown types are ignored: the conversation goes on, no console error', async () => {
+      await setFaults({ socket: { garbage_every_ms: 15 } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const ends: unknown[] = [];
+      el.addEventListener('voice-agent-conversation-end', (e) => ends.push(e.detail));
+      const { errors, warnings } = await captureConsole(async () => {
+        await sendText(el, 'first');
+        await agentReply(el, 'You said: first');
+        await new Promise((resolve) => setTimeout(resolve, 300)); // every kind of garbage frame, several times
+        await sendText(el, 'second');
+        await agentReply(el, 'You said: second');
+      });
+      expect(errors).to.deep.equal([]);
+      expect(warnings).to.deep.equal([]);
+      expect(ends).to.deep.equal([]);
+      expect(statusText(el)).to.equal(CHATTING);
+      expect(notices(el)).to.deep.equal([]);
+      expect(messages(el).map((m) => m.role).sort()).to.deep.equal(['agent', 'agent', 'agent', 'user', 'user']);
+      expect($(el, '[part~="transcript"]')!.textContent, 'the unknown type agent_response_v2 is not shown').not.to.contain('garbage');
+    });
+
+    it('an `error` message: the conversation goes on (the element shows nothing of it today)', async () => {
+      await setFaults({ socket: { error_message: { code: 1011, message: 'the model is overloaded' } } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const ends: unknown[] = [];
+      el.addEventListener('voice-agent-conversation-end', (e) => ends.push(e.detail));
+      await sendText(el, 'hello');
+      await agentReply(el, 'You said: hello'); // the error came right after the first message, before this reply
+      expect(ends).to.deep.equal([]);
+      expect(statusText(el)).to.equal(CHATTING);
+      expect(button(el, 'End')).to.exist;
+      // The visitor is not interrupted: no notice, and the service's own words are not shown. (Today the element shows
+      // nothing of it anywhere, the console included: see the skipped test below.)
+      expect(notices(el)).to.deep.equal([]);
+      expect($(el, '[part~="transcript"]')!.textContent).not.to.contain('overloaded');
+    });
+
+    // element gap: the `error` message (PROTOCOL.md section 3) is parsed (src/client/protocol.ts) and dispatched by the
+    // session, but ConversationController has no listener for it: the developer is never told the service's code and
+    // message. Expected at least a console.warn naming them (the visitor need not see it while the conversation goes on).
+    it.skip('an `error` message is reported to the developer in the console', async () => {
+      await setFaults({ socket: { error_message: { code: 1011, message: 'the model is overloaded' } } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const { errors, warnings } = await captureConsole(async () => {
+        await sendText(el, 'hello');
+        await agentReply(el, 'You said: hello');
+      });
+      expect([...errors, ...warnings].some((line) => line.includes('1011') && line.includes('the model is overloaded'))).to.equal(true);
+    });
+
+    // element gap: no missed-ping / silence detection. After the handshake a silent service leaves the widget
+    // "Chatting with AI agent" with an End button forever: ConversationSession (src/client/session.ts) only has a
+    // handshake timeout (10 s, for conversation_initiation_metadata) and nothing once connected, although PROTOCOL.md
+    // section 3 says a lost connection is an error the user is told about. Expected (issue 5: "a silent server (missed
+    // pings)... the visitor sees what happened in words from text_contents and can start again"): after a silence
+    // longer than the service's ping interval (15 s here; 35 s allowed), an error notice, the end event with reason
+    // 'error', the visitor's unanswered text kept, and the start button back.
+    it.skip('a silent server (no pings, no replies): the visitor is told and can start again', async function () {
+      this.timeout(45000);
+      await setFaults({ socket: { silent: true, times: 1 } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const ended = nextEnd(el);
+      button(el, START)!.click();
+      await until(() => statusText(el) === CHATTING, 'handshake done');
+      await sendText(el, 'anyone there?');
+      const end = await Promise.race([ended, new Promise<null>((resolve) => setTimeout(() => resolve(null), 35000))]);
+      expect(end, 'the widget noticed the silence').not.to.equal(null);
+      expect(end!.reason).to.equal('error');
+      await el.updateComplete;
+      expect(notices(el)).to.deep.equal([ERROR]);
+      expect(messages(el).some((m) => m.role === 'user' && m.text.startsWith('anyone there?'))).to.equal(true);
+      expect(button(el, START)).to.exist;
+      button(el, START)!.click(); // times: 1: this one talks
+      await agentReply(el, FIRST_MESSAGE);
+    });
+
+    it('a silent server today: connected, no first message, nothing ever tells the visitor (see the skipped test)', async () => {
+      await setFaults({ socket: { silent: true, times: 1 } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const ends: unknown[] = [];
+      el.addEventListener('voice-agent-conversation-end', (e) => ends.push(e.detail));
+      button(el, START)!.click();
+      await until(() => statusText(el) === CHATTING, 'handshake done');
+      await sendText(el, 'anyone there?');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(ends).to.deep.equal([]);
+      expect(statusText(el)).to.equal(CHATTING);
+      expect(notices(el)).to.deep.equal([]);
+      expect(messages(el)).to.deep.equal([{ role: 'user', text: 'anyone there?' }]);
+      expect(button(el, 'End'), 'the visitor can still end it by hand').to.exist;
+      button(el, 'End')!.click();
+      await el.updateComplete;
+      expect(notices(el)).to.deep.equal(['You ended the conversation']);
+    });
+  });
+});
