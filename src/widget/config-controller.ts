@@ -13,7 +13,6 @@ export type ConfigStatus = 'idle' | 'loading' | 'ready' | 'error';
 export class ConfigController implements ReactiveController {
   status: ConfigStatus = 'idle';
   raw: unknown = null;
-  error: Error | null = null;
   #abort: AbortController | null = null;
 
   constructor(private readonly host: ReactiveControllerHost) {
@@ -31,7 +30,6 @@ export class ConfigController implements ReactiveController {
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
     this.status = 'loading';
-    this.error = null;
     this.host.requestUpdate();
     try {
       const response = await fetchWidgetConfig(serverUrl, agentId, { signal: abort.signal, ...(conversationSignature ? { conversationSignature } : {}) });
@@ -40,7 +38,6 @@ export class ConfigController implements ReactiveController {
       this.status = 'ready';
     } catch (error) {
       if (abort.signal.aborted) return;
-      this.error = error as Error;
       this.status = 'error';
       log.error(`could not read the widget configuration of agent "${agentId}" from ${serverUrl}: ${(error as Error).message}`, error);
     } finally {

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { VoiceAgentConversationEndEvent, VoiceAgentConversationEvent } from '../events/index.js';
-import type { ConversationError } from '../client/errors.js';
+import * as log from './console.js';
 import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions } from '../client/session.js';
 
 /** One line of the transcript. Agent text is markdown (rendered by src/markdown); user text is plain text. */
@@ -37,8 +37,6 @@ export class ConversationController implements ReactiveController {
   phase: ConversationPhase = 'idle';
   transcript: TranscriptEntry[] = [];
   conversationId: string | null = null;
-  endReason: EndReason | null = null;
-  error: ConversationError | null = null;
   /** Set by the element; without it every tool call is answered as an unknown tool. */
   clientToolHandler: ClientToolHandler | null = null;
 
@@ -67,14 +65,12 @@ export class ConversationController implements ReactiveController {
     return this.phase === 'connecting' || this.phase === 'connected';
   }
 
-  /** Starts a conversation (a no-op while one runs). Failures end in phase `ended` with `error` set, never a throw. */
+  /** Starts a conversation (a no-op while one runs). Failures end in phase `ended`, told in the transcript and the console, never a throw. */
   start(options: SessionOptions): void {
     if (this.active) return;
     const session = new ConversationSession(options);
     this.#session = session;
     this.phase = 'connecting';
-    this.endReason = null;
-    this.error = null;
     this.conversationId = null;
     const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
       session.addEventListener(type, (event) => {
@@ -106,6 +102,8 @@ export class ConversationController implements ReactiveController {
     on('user_transcript', ({ user_transcription_event: transcript }) => {
       this.#add({ role: 'user', text: transcript.user_transcript, eventId: transcript.event_id, streaming: false, delivery: 'sent' });
     });
+    // The service's `error` message: the conversation goes on; the developer is told (PROTOCOL.md section 3).
+    on('error', ({ error_event: e }) => log.warn(`the service sent error ${e.code ?? ''}: ${e.message ?? ''}`));
     on('client_tool_call', ({ client_tool_call: call }) => {
       void this.#answerToolCall(session, call.tool_call_id, call.tool_name, call.parameters ?? {});
     });
@@ -113,8 +111,7 @@ export class ConversationController implements ReactiveController {
       if (this.#session !== session) return;
       this.#session = null;
       this.phase = 'ended';
-      this.endReason = end.reason;
-      this.error = end.error;
+      if (end.error) log.error(end.error.message);
       for (const entry of this.transcript) {
         if (entry.delivery === 'pending') entry.delivery = 'unsent';
         entry.streaming = false;
