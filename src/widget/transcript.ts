@@ -76,7 +76,7 @@ export function renderTranscript(
   rate: ((entry: TranscriptEntry, score: 'like' | 'dislike') => void) | null,
 ): TemplateResult {
   const shown = (text: string): string => (stripTags ? stripAudioTags(text) : text);
-  return html`<div part="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
+  return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
     ${greeting
       ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent(greeting.owner, shown(greeting.text), policy, texts)}</div>`
       : nothing}

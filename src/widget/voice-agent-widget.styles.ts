@@ -244,6 +244,10 @@ export const widgetStyles = css`
     color: var(--_base-primary);
     text-decoration: underline;
   }
+  [aria-pressed='true'] {
+    background: var(--_accent);
+    color: var(--_accent-primary);
+  }
   .transcript {
     flex: 1;
     overflow-y: auto;

@@ -497,7 +497,7 @@ export class VoiceAgentWidget extends LitElement {
     return html`<div part="feedback" class="feedback actions" role="group" aria-label=${texts.initiate_feedback}>
       ${step === 'rate'
         ? html`<p>${texts.initiate_feedback}</p>
-            <div class="stars">
+            <div>
               ${[1, 2, 3, 4, 5].map(
                 (n) => html`<button class="icon" type="button" aria-label="${n}/5" @click=${() => ((this.#rating = n), (this.feedbackStep = 'comment'))}>★</button>`,
               )}

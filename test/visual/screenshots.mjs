@@ -526,6 +526,35 @@ async function shootStates() {
   await page.getByText('Ask me for links, a tool, some markdown, or say bye.').waitFor();
   await waitForReplyDone(page);
   await shoot(page, 'conversation-id.png');
+
+  // The end-of-call rating of the full agent (feedback_mode: end, end_feedback: rating): stars, comment, thanks.
+  step = 'feedback-rate';
+  await page.getByRole('button', { name: 'End', exact: true }).click();
+  await page.getByRole('group', { name: 'How was this conversation?' }).waitFor();
+  await shoot(page, 'feedback-rate.png');
+  step = 'feedback-comment';
+  await page.getByRole('button', { name: '4/5', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Tell us more' }).fill('Quick and clear.');
+  await shoot(page, 'feedback-comment.png');
+  step = 'feedback-thanks';
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  await page.getByText('Thank you for your feedback!').waitFor();
+  await shoot(page, 'feedback-thanks.png');
+  await context.close();
+
+  // Like / dislike during the conversation (the text-only agent has feedback_mode: during).
+  step = 'feedback-during';
+  context = await browser.newContext(contextOptions);
+  page = await newPage(context);
+  await openState(page, { agentId: 'agent_text_only' }, launcherNamed('Chat with us'));
+  await page.getByRole('button', { name: 'Chat with us', exact: true }).click();
+  const box = page.getByRole('textbox').first();
+  await box.fill('hello');
+  await box.press('Enter');
+  await page.getByText('Ask me for links, a tool, some markdown, or say bye.').waitFor();
+  await waitForReplyDone(page);
+  await page.getByRole('button', { name: '👍' }).last().click();
+  await shoot(page, 'feedback-during.png');
   await context.close();
 }
 
