@@ -1,5 +1,6 @@
 // The scripted text agent of the reference Voice Agent Service: which reply a user message gets,
-// the exact reply texts, dynamic-variable filling and the split of a reply into streamed parts.
+// the exact reply texts (also those to speech: speechTranscript, voiceReply), dynamic-variable filling and the
+// split of a reply into streamed parts.
 // Pure functions only (no sockets, no timers), so every rule can be tested alone.
 
 /** Reply to a message that contains "bye"; the service closes the socket (1000) after sending it. */
@@ -51,6 +52,32 @@ export const TOOL_TIMEOUT_REPLY = 'The page did not answer the tool call.';
  */
 export function echoReply(text) {
   return `You said: **${text}**. Ask me for *links*, a *tool*, some *markdown*, or say *bye*.`;
+}
+
+/**
+ * Seconds as the voice texts say them: one decimal, at least 0.1.
+ * @param {number} durationSeconds
+ */
+function seconds(durationSeconds) {
+  const value = Number.isFinite(durationSeconds) ? Math.max(0.1, durationSeconds) : 0.1;
+  return value.toFixed(1);
+}
+
+/**
+ * The final user transcript of a stretch of speech: the service does not recognise words, so it says honestly what
+ * it heard, e.g. `(speech, 1.4 s)`.
+ * @param {number} durationSeconds
+ */
+export function speechTranscript(durationSeconds) {
+  return `(speech, ${seconds(durationSeconds)} s)`;
+}
+
+/**
+ * The reply to a stretch of speech (the voice counterpart of echoReply).
+ * @param {number} durationSeconds
+ */
+export function voiceReply(durationSeconds) {
+  return `I heard about ${seconds(durationSeconds)} seconds of speech. I can't make out words, but you can type a message, or ask me for *links*, a *tool*, some *markdown*, or say *bye*.`;
 }
 
 /**

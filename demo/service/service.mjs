@@ -1,6 +1,7 @@
 // The reference Voice Agent Service: the REST endpoints the widget and the demo use
-// (SERVICE-INTERFACE.md 4.2, 4.5, 5, 7) and the conversation WebSocket with a scripted text agent
-// (PROTOCOL.md 3 and 4). Plain Node ESM, no build step; the only dependency is `ws`.
+// (SERVICE-INTERFACE.md 4.2, 4.5, 5, 7) and the conversation WebSocket with a scripted agent
+// (PROTOCOL.md 3 and 4) that speaks its replies (speech.mjs: eSpeak NG) and listens for speech (vad.mjs).
+// Plain Node ESM, no build step; the dependencies are `ws` and, for speech only, `espeak-ng`.
 // Run it with `node demo/service/main.mjs`; embed it with createService() / startService().
 
 import http from 'node:http';
@@ -10,7 +11,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
 import { GARBAGE_FRAMES, createFaults, parseFaults } from './faults.mjs';
-import { fillDynamicVariables, scriptedReply, splitReply, stringifyValue, toolReply } from './script.mjs';
+import {
+  fillDynamicVariables, scriptedReply, speechTranscript, splitReply, stringifyValue, toolReply, voiceReply,
+} from './script.mjs';
+import { chunk, decodePcm16, decodeUlaw, encodeAudio, parseAudioFormat, synthesize as espeakSynthesize } from './speech.mjs';
+import { createVad } from './vad.mjs';
 import { AUDIO_FORMATS, isPlainObject, validateAgentCreate, validateAgentUpdate, validateFeedback } from './validate.mjs';
 
 /** Largest request body accepted (bytes); a larger one gets 413. */
@@ -34,6 +39,8 @@ export const CONVERSATION_PATH = '/v1/voiceai/conversation';
 const DEFAULT_FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const DEFAULT_PROMPT = 'You are the scripted demo agent of the reference Voice Agent Service.';
 const DEFAULT_AUDIO_FORMAT = 'pcm_16000';
+/** Length of the agent's speech in one `audio` message, ms. */
+export const AUDIO_CHUNK_MS = 100;
 const ACCESS_INFO = Object.freeze({ is_creator: true, creator_name: 'Developer', creator_email: 'dev@localhost' });
 
 /**
@@ -80,6 +87,10 @@ const ACCESS_INFO = Object.freeze({ is_creator: true, creator_name: 'Developer',
  * @property {number} [replyDelayMs]    default 35: pause between streamed reply parts
  * @property {number} [toolTimeoutMs]   default 10000: how long the agent waits for a client_tool_result
  * @property {number} [initiationTimeoutMs] default 10000: how long a socket may stay without conversation_initiation_client_data
+ * @property {boolean | number} [audioRealtime] default true: the agent's audio chunks go out at real time (one per
+ *   AUDIO_CHUNK_MS); a number > 0 is a speed factor (2: twice as fast); false: all chunks at once (tests)
+ * @property {(text: string) => Promise<{sampleRate: number, samples: Int16Array}>} [synthesize] default speech.mjs
+ *   synthesize (eSpeak NG); tests pass a replacement, e.g. one that fails
  * @property {(line: string) => void} [log] default console.log
  *
  * @typedef {object} Service
@@ -255,7 +266,12 @@ export function createService(options = {}) {
   const replyDelayMs = options.replyDelayMs ?? 35;
   const toolTimeoutMs = options.toolTimeoutMs ?? 10000;
   const initiationTimeoutMs = options.initiationTimeoutMs ?? 10000;
+  const audioRealtime = options.audioRealtime ?? true;
+  /** speed of the agent's audio stream relative to real time (Infinity: no pacing) */
+  const audioSpeed = typeof audioRealtime === 'number' && audioRealtime > 0 ? audioRealtime : audioRealtime === false ? Infinity : 1;
+  const synthesize = options.synthesize ?? espeakSynthesize;
   const log = options.log ?? ((line) => console.log(line));
+  let speechFailureLogged = false;
   const apiKeyDigest = digest(apiKey);
 
   /** @type {Map<string, AgentRecord>} */
@@ -677,6 +693,24 @@ export function createService(options = {}) {
    * @property {string} label
    * @property {import('./faults.mjs').SocketFault | null} fault  the injected fault of this conversation (faults.mjs)
    * @property {boolean} errorMessageSent  the fault's `error_message` went out
+   * @property {boolean} voice      not text-only: agent turns are spoken, user audio is listened to
+   * @property {string} outputFormat agent_output_audio_format of the conversation
+   * @property {string} inputFormat  user_input_audio_format of the conversation
+   * @property {Map<number, TranscriptEntry>} agentEntries the transcript entry of each agent turn, by event id
+   * @property {Promise<void>} audioQueue  agent turns are spoken one after the other
+   * @property {Set<number>} pendingAudio  event ids of agent turns waiting to be spoken (synthesis, queue)
+   * @property {Playback | null} playback the agent turn spoken last (or now)
+   * @property {number} audioCutoff  agent turns up to this event id are not spoken any more (interrupted)
+   * @property {ReturnType<typeof createVad> | null} vad  voice activity detection of the user's audio
+   * @property {Buffer | null} audioCarry  an odd byte of PCM user audio left for the next chunk
+   *
+   * @typedef {object} Playback
+   * @property {number} eventId
+   * @property {number} startedMs   when its first chunk went out
+   * @property {number} endsAtMs    when a client playing it from its start is done (startedMs + its duration)
+   * @property {boolean} sentAll
+   * @property {boolean} cancelled
+   * @property {() => void} cancel  stops sending its chunks
    */
 
   /** @param {Session} session @param {() => void} fn @param {number} ms */
@@ -837,10 +871,188 @@ export function createService(options = {}) {
     return { outcome, toolCalls, toolResults };
   }
 
-  /** @param {Session} session @param {string} userText */
-  async function reply(session, userText) {
+  /**
+   * Synthesises a text; resolves null (and logs the first failure of the service) when synthesis fails.
+   * @param {string} text
+   */
+  async function synthesizeSpeech(text) {
+    try {
+      return await synthesize(text);
+    } catch (error) {
+      if (!speechFailureLogged) {
+        speechFailureLogged = true;
+        log(`[service] speech synthesis failed; conversations go on without agent audio: ${/** @type {Error} */ (error)?.message ?? error}`);
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Speaks an agent turn of a voice conversation: its speech as `audio` messages with the turn's event id, in the
+   * conversation's output format, AUDIO_CHUNK_MS per message, at real time (audioSpeed). Turns are spoken one after
+   * the other. Resolves once the turn was played (or dropped: interrupted, ended, no speech).
+   * @param {Session} session @param {number} eventId @param {string} text
+   * @returns {Promise<void>}
+   */
+  function speak(session, eventId, text) {
+    if (!session.voice || session.ended || session.fault?.silent) return Promise.resolve();
+    session.pendingAudio.add(eventId);
+    const speech = synthesizeSpeech(text);
+    const run = session.audioQueue.then(async () => {
+      const result = await speech;
+      session.pendingAudio.delete(eventId);
+      if (!result || result.samples.length === 0 || session.ended || eventId <= session.audioCutoff) return;
+      if (session.vad?.speaking) {
+        // The agent does not start speaking over the user: the turn is dropped, as if interrupted at once.
+        const entry = session.agentEntries.get(eventId);
+        if (entry) entry.interrupted = true;
+        return;
+      }
+      await play(session, eventId, result);
+    });
+    const settled = run.catch((error) => {
+      session.pendingAudio.delete(eventId);
+      log(`[service] ${session.label}: speaking turn ${eventId} failed: ${error?.stack ?? error}`);
+    });
+    session.audioQueue = settled;
+    return settled;
+  }
+
+  /**
+   * Sends one turn's speech in chunks, paced by audioSpeed; a timer per chunk (the session's, cleared on close).
+   * @param {Session} session @param {number} eventId @param {{sampleRate: number, samples: Int16Array}} speech
+   * @returns {Promise<void>}
+   */
+  function play(session, eventId, speech) {
+    const info = parseAudioFormat(session.outputFormat);
+    const bytes = encodeAudio(speech, session.outputFormat);
+    const pieces = chunk(bytes, Math.round((info.sampleRate * AUDIO_CHUNK_MS) / 1000) * info.bytesPerSample);
+    const durationMs = (bytes.length / info.bytesPerSample / info.sampleRate) * 1000;
+    const record = /** @type {ConversationRecord} */ (session.record);
+    return new Promise((resolve) => {
+      const done = () => {
+        session.sleepers.delete(done);
+        resolve();
+      };
+      session.sleepers.add(done); // the conversation ending resolves it too
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      const startedMs = Date.now();
+      /** @type {Playback} */
+      const playback = {
+        eventId,
+        startedMs,
+        endsAtMs: startedMs + durationMs,
+        sentAll: false,
+        cancelled: false,
+        cancel() {
+          playback.cancelled = true;
+          if (timer !== undefined) {
+            clearTimeout(timer);
+            session.timers.delete(timer);
+            timer = undefined;
+          }
+          done();
+        },
+      };
+      session.playback = playback;
+      let index = 0;
+      const step = () => {
+        timer = undefined;
+        if (session.ended || playback.cancelled) return done();
+        do {
+          send(session, { type: 'audio', audio_event: { audio_base_64: pieces[index].toString('base64'), event_id: eventId } });
+          index += 1;
+        } while (audioSpeed === Infinity && index < pieces.length);
+        record.has_response_audio = true;
+        record.has_audio = true;
+        if (index >= pieces.length) {
+          playback.sentAll = true;
+          // Paced: the turn is over when its last chunk has been played.
+          if (audioSpeed === Infinity) return done();
+          timer = later(session, done, (durationMs - (index - 1) * AUDIO_CHUNK_MS) / audioSpeed);
+          return;
+        }
+        timer = later(session, step, Math.max(0, startedMs + (index * AUDIO_CHUNK_MS) / audioSpeed - Date.now()));
+      };
+      step();
+    });
+  }
+
+  /**
+   * The user started speaking: when the agent is speaking (its audio still being sent, or within the time a client
+   * takes to play it), `interruption` with that turn's event id, the rest of its chunks dropped and the turn recorded
+   * as interrupted; agent turns still waiting to be spoken are dropped too.
+   * @param {Session} session
+   */
+  function onSpeechStart(session) {
+    const playback = session.playback;
+    const audible = playback !== null && !playback.cancelled && (!playback.sentAll || Date.now() < playback.endsAtMs);
+    const waiting = [...session.pendingAudio];
+    if (!audible && waiting.length === 0) return;
+    session.audioCutoff = Math.max(session.audioCutoff, audible ? playback.eventId : 0, ...waiting);
+    for (const eventId of waiting) {
+      const entry = session.agentEntries.get(eventId);
+      if (entry) entry.interrupted = true;
+    }
+    if (audible) {
+      playback.cancel();
+      send(session, { type: 'interruption', interruption_event: { event_id: playback.eventId } });
+      const entry = session.agentEntries.get(playback.eventId);
+      if (entry) entry.interrupted = true;
+      log(`[service] ${session.label}: the user interrupted agent turn ${playback.eventId}`);
+    }
+  }
+
+  /**
+   * The user stopped speaking: a final user_transcript that says what was heard, a user turn, and a reply.
+   * @param {Session} session @param {number} durationMs
+   */
+  function onSpeechEnd(session, durationMs) {
+    const seconds = durationMs / 1000;
+    const text = speechTranscript(seconds);
+    session.eventId += 1;
+    send(session, { type: 'user_transcript', user_transcription_event: { user_transcript: text, event_id: session.eventId } });
+    addTranscript(session, { role: 'user', message: text, time_in_call_secs: secondsInCall(session), interrupted: false });
+    const choice = /** @type {import('./script.mjs').ScriptedReply} */ ({ kind: 'echo', text: voiceReply(seconds) });
+    session.queue = session.queue.then(() => reply(session, text, choice)).catch((error) => {
+      log(`[service] ${session.label}: reply failed: ${error?.stack ?? error}`);
+    });
+  }
+
+  /**
+   * A user_audio_chunk of a voice conversation: decoded (PCM 16-bit at the input rate, or μ-law) and given to the
+   * voice activity detection, whose scores go out as vad_score and whose speech starts and ends are acted on.
+   * @param {Session} session @param {Buffer} bytes
+   */
+  function listen(session, bytes) {
+    if (!session.vad) return;
+    let samples;
+    if (session.inputFormat === 'ulaw_8000') {
+      samples = decodeUlaw(bytes);
+    } else {
+      let data = bytes;
+      if (session.audioCarry) {
+        data = Buffer.concat([session.audioCarry, bytes]);
+        session.audioCarry = null;
+      }
+      if (data.length % 2 === 1) session.audioCarry = Buffer.from(data.subarray(data.length - 1));
+      samples = decodePcm16(data);
+    }
+    for (const event of session.vad.push(samples)) {
+      if (session.ended) return;
+      if (event.type === 'score') send(session, { type: 'vad_score', vad_score_event: { vad_score: event.score } });
+      else if (event.type === 'start') onSpeechStart(session);
+      else onSpeechEnd(session, event.durationMs);
+    }
+  }
+
+  /**
+   * @param {Session} session @param {string} userText
+   * @param {import('./script.mjs').ScriptedReply} [choice] default: scriptedReply(userText)
+   */
+  async function reply(session, userText, choice = scriptedReply(userText)) {
     if (session.ended || session.fault?.silent) return;
-    const choice = scriptedReply(userText);
     session.eventId += 1;
     const eventId = session.eventId;
     /** @type {Partial<TranscriptEntry>} */
@@ -856,8 +1068,14 @@ export function createService(options = {}) {
       text = choice.text;
     }
     if (!(await streamReply(session, eventId, text))) return;
-    addTranscript(session, { role: 'agent', message: text, time_in_call_secs: secondsInCall(session), interrupted: false, ...extra });
+    /** @type {TranscriptEntry} */
+    const entry = { role: 'agent', message: text, time_in_call_secs: secondsInCall(session), interrupted: false, ...extra };
+    addTranscript(session, entry);
+    session.agentEntries.set(eventId, entry);
+    const spoken = speak(session, eventId, text);
     if (choice.kind === 'end') {
+      await spoken; // the goodbye is heard before the socket closes
+      if (session.ended) return;
       session.endedBy = 'agent_ended';
       log(`[service] ${session.label}: the agent ended the conversation`);
       session.ws.close(1000, 'agent ended the conversation');
@@ -874,6 +1092,13 @@ export function createService(options = {}) {
     const overrideConversation = isPlainObject(override.conversation) ? override.conversation : {};
     const mainLanguage = [overrideAgent.language, cc.agent?.language].find((v) => typeof v === 'string' && v !== '') ?? 'en';
     const textOnly = [overrideConversation.text_only, cc.conversation?.text_only].find((v) => typeof v === 'boolean') ?? false;
+    const outputFormat = audioFormat(cc.tts?.agent_output_audio_format, DEFAULT_AUDIO_FORMAT);
+    const inputFormat = audioFormat(cc.asr?.user_input_audio_format, DEFAULT_AUDIO_FORMAT);
+    // Spoken and listened to unless the initiation or the agent asks for text only.
+    session.voice = overrideConversation.text_only !== true && cc.conversation?.text_only !== true;
+    session.outputFormat = outputFormat;
+    session.inputFormat = inputFormat;
+    session.vad = session.voice ? createVad(parseAudioFormat(inputFormat).sampleRate) : null;
 
     let conversationId;
     do conversationId = `conv_${randomHex(10)}`;
@@ -918,8 +1143,8 @@ export function createService(options = {}) {
       type: 'conversation_initiation_metadata',
       conversation_initiation_metadata_event: {
         conversation_id: conversationId,
-        agent_output_audio_format: audioFormat(cc.tts?.agent_output_audio_format, DEFAULT_AUDIO_FORMAT),
-        user_input_audio_format: audioFormat(cc.asr?.user_input_audio_format, DEFAULT_AUDIO_FORMAT),
+        agent_output_audio_format: outputFormat,
+        user_input_audio_format: inputFormat,
       },
     });
 
@@ -937,7 +1162,11 @@ export function createService(options = {}) {
       session.eventId += 1;
       send(session, { type: 'agent_response', agent_response_event: { agent_response: firstMessage, event_id: session.eventId } });
       session.agentEventIds.add(session.eventId);
-      addTranscript(session, { role: 'agent', message: firstMessage, time_in_call_secs: 0, interrupted: false });
+      /** @type {TranscriptEntry} */
+      const entry = { role: 'agent', message: firstMessage, time_in_call_secs: 0, interrupted: false };
+      addTranscript(session, entry);
+      session.agentEntries.set(session.eventId, entry);
+      speak(session, session.eventId, firstMessage);
     }
     startPings(session);
   }
@@ -1001,9 +1230,11 @@ export function createService(options = {}) {
         return;
       case undefined:
         if (typeof message.user_audio_chunk === 'string') {
-          record.metadata.user_audio_bytes += Buffer.byteLength(message.user_audio_chunk, 'base64');
+          const bytes = Buffer.from(message.user_audio_chunk, 'base64');
+          record.metadata.user_audio_bytes += bytes.length;
           record.has_user_audio = true;
           record.has_audio = true;
+          if (session.voice) listen(session, bytes);
           return;
         }
       // fall through
@@ -1059,6 +1290,16 @@ export function createService(options = {}) {
       label: `socket for agent ${JSON.stringify(agentId)}`,
       fault,
       errorMessageSent: false,
+      voice: false,
+      outputFormat: DEFAULT_AUDIO_FORMAT,
+      inputFormat: DEFAULT_AUDIO_FORMAT,
+      agentEntries: new Map(),
+      audioQueue: Promise.resolve(),
+      pendingAudio: new Set(),
+      playback: null,
+      audioCutoff: 0,
+      vad: null,
+      audioCarry: null,
     };
     sessions.add(session);
     ws.on('close', (code) => finishSession(session, code));

@@ -14,7 +14,7 @@ let wsBase = '';
 let key = '';
 
 before(async () => {
-  running = await startService({ port: 0, log: () => {}, replyDelayMs: 1, pingIntervalMs: 50 });
+  running = await startService({ port: 0, log: () => {}, replyDelayMs: 1, pingIntervalMs: 50, audioRealtime: false });
   base = running.url;
   wsBase = base.replace(/^http:/, 'ws:');
   key = running.apiKey;
