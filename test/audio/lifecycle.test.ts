@@ -1,0 +1,244 @@
+/**
+ * What the audio controller acquires and releases (DESIGN.md rule 4), and how it reports failures, in real Chromium.
+ * The browser's getUserMedia, AudioContext and URL functions are real; they are only counted on the way through.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import { captureWorkletSource, playbackWorkletSource } from '../../src/audio/index.js';
+import { sleep, until, type AudioTestHost } from './audio-host.js';
+import './audio-host.js';
+
+const FORMATS = { inputFormat: 'pcm_16000', outputFormat: 'pcm_16000' };
+
+/** Records every stream, context and Blob URL made while the test runs. */
+function watch() {
+  const streams: MediaStream[] = [];
+  const contexts: AudioContext[] = [];
+  const created: string[] = [];
+  const revoked: string[] = [];
+  const { getUserMedia } = MediaDevices.prototype;
+  const NativeAudioContext = window.AudioContext;
+  const { createObjectURL, revokeObjectURL } = URL;
+  MediaDevices.prototype.getUserMedia = async function (this: MediaDevices, constraints?: MediaStreamConstraints) {
+    const stream = await getUserMedia.call(this, constraints);
+    streams.push(stream);
+    return stream;
+  };
+  window.AudioContext = class extends NativeAudioContext {
+    constructor(options?: AudioContextOptions) {
+      super(options);
+      contexts.push(this);
+    }
+  };
+  URL.createObjectURL = (object: Blob | MediaSource) => {
+    const url = createObjectURL(object);
+    created.push(url);
+    return url;
+  };
+  URL.revokeObjectURL = (url: string) => {
+    revoked.push(url);
+    revokeObjectURL(url);
+  };
+  return {
+    streams,
+    contexts,
+    created,
+    revoked,
+    restore() {
+      MediaDevices.prototype.getUserMedia = getUserMedia;
+      window.AudioContext = NativeAudioContext;
+      URL.createObjectURL = createObjectURL;
+      URL.revokeObjectURL = revokeObjectURL;
+    },
+    /** Every track ended, every context closed, every Blob URL revoked. */
+    async allReleased() {
+      await until(() => contexts.every((c) => c.state === 'closed'), 'every context closed', 2000);
+      expect(streams.flatMap((s) => s.getTracks()).every((t) => t.readyState === 'ended')).to.equal(true);
+      expect(revoked).to.include.members(created);
+    },
+  };
+}
+
+describe('acquiring and releasing', () => {
+  let watching: ReturnType<typeof watch>;
+  beforeEach(() => (watching = watch()));
+  afterEach(() => watching.restore());
+
+  it('stop() ends every track, closes the context, revokes the worklet Blob URLs and empties the <audio>', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    expect(await host.audio.start({ ...FORMATS, output: host.player })).to.equal(true);
+    const stream = host.audio.stream!;
+    const context = host.audio.context!;
+    expect(stream.getAudioTracks()).to.have.length(1);
+    expect(stream.getAudioTracks()[0].readyState).to.equal('live');
+    expect(context.state).to.equal('running');
+    expect(watching.created).to.have.length(2);
+    // The Blob URLs are revoked as soon as the worklets are loaded.
+    expect(watching.revoked).to.include.members(watching.created);
+    await until(() => host.chunks.length > 3, 'chunks');
+    host.audio.stop();
+    expect(stream.getTracks().every((t) => t.readyState === 'ended')).to.equal(true);
+    await until(() => context.state === 'closed', 'context closed');
+    expect(host.player.srcObject).to.equal(null);
+    expect(host.audio.context).to.equal(null);
+    expect(host.audio.stream).to.equal(null);
+    expect(host.audio.output).to.equal(null);
+    const count = host.chunks.length;
+    await sleep(100);
+    expect(host.chunks.length).to.equal(count);
+    host.audio.stop();
+    expect(host.errors).to.deep.equal([]);
+    await watching.allReleased();
+  });
+
+  it('removing the host element releases everything the same way', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    expect(await host.audio.start({ ...FORMATS, output: host.player })).to.equal(true);
+    const stream = host.audio.stream!;
+    const context = host.audio.context!;
+    host.remove();
+    expect(stream.getTracks().every((t) => t.readyState === 'ended')).to.equal(true);
+    await until(() => context.state === 'closed', 'context closed');
+    await watching.allReleased();
+  });
+
+  it('removal during start() leaves nothing running: start() resolves false', async () => {
+    const interrupted: number[] = [];
+    for (const delay of [0, 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30]) {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      let done = false;
+      const starting = host.audio.start({ ...FORMATS, output: host.player }).finally(() => (done = true));
+      await sleep(delay);
+      const early = !done;
+      host.remove();
+      expect(await starting, `removed after ${delay} ms`).to.equal(!early);
+      if (early) interrupted.push(delay);
+    }
+    console.log(`start() was cut short by removal after ${interrupted.join(', ')} ms`);
+    expect(interrupted.length).to.be.above(2);
+    await watching.allReleased();
+    expect(watching.streams.length).to.be.above(0);
+  });
+
+  it('start() again stops the previous run first', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    await host.audio.start(FORMATS);
+    const first = host.audio.context!;
+    await host.audio.start({ inputFormat: 'pcm_24000', outputFormat: 'pcm_24000' });
+    expect(host.audio.context).not.to.equal(first);
+    await until(() => first.state === 'closed', 'first context closed');
+    expect(watching.streams[0].getTracks()[0].readyState).to.equal('ended');
+    expect(watching.streams[1].getTracks()[0].readyState).to.equal('live');
+    host.remove();
+    await watching.allReleased();
+  });
+
+  it('100 starts and removals leave no track, context or Blob URL behind', async function () {
+    this.timeout(60000);
+    for (let i = 0; i < 100; i++) {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      await host.audio.start({ ...FORMATS, output: host.player });
+      host.remove();
+    }
+    expect(watching.contexts).to.have.length(100);
+    await watching.allReleased();
+  });
+
+  it('loads the worklets from given URLs (a page with a strict CSP) and makes no Blob URL', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    const url = (source: string) => `data:text/javascript,${encodeURIComponent(source)}`;
+    expect(await host.audio.start({ ...FORMATS, workletUrls: { capture: url(captureWorkletSource), playback: url(playbackWorkletSource) } })).to.equal(true);
+    expect(watching.created).to.deep.equal([]);
+    await until(() => host.chunks.length > 3, 'chunks');
+    host.remove();
+  });
+});
+
+describe('failures', () => {
+  it('reports a microphone that cannot be had as no-microphone, and keeps nothing', async () => {
+    const watching = watch();
+    try {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      expect(await host.audio.start({ ...FORMATS, constraints: { deviceId: { exact: 'no-such-microphone' } } })).to.equal(false);
+      expect(host.errors.map(([kind]) => kind)).to.deep.equal(['no-microphone']);
+      expect((host.errors[0][1] as Error).name).to.equal('OverconstrainedError');
+      expect(watching.contexts).to.deep.equal([]);
+    } finally {
+      watching.restore();
+    }
+  });
+
+  it('reports a bad format as failed before asking for the microphone', async () => {
+    const watching = watch();
+    try {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      expect(await host.audio.start({ inputFormat: 'pcm_11025', outputFormat: 'pcm_16000' })).to.equal(false);
+      expect(host.errors.map(([kind]) => kind)).to.deep.equal(['failed']);
+      expect(watching.streams).to.deep.equal([]);
+    } finally {
+      watching.restore();
+    }
+  });
+
+  it('reports a worklet that does not load (a CSP that blocks it) as failed, and releases the microphone', async () => {
+    const watching = watch();
+    try {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      expect(await host.audio.start({ ...FORMATS, workletUrls: { capture: 'data:text/javascript,not javascript(' } })).to.equal(false);
+      expect(host.errors.map(([kind]) => kind)).to.deep.equal(['failed']);
+      await watching.allReleased();
+    } finally {
+      watching.restore();
+    }
+  });
+
+  it('reports the microphone track ending (device unplugged) as no-microphone and releases everything', async () => {
+    const watching = watch();
+    try {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      await host.audio.start(FORMATS);
+      // The browser fires `ended` when the device goes away; a test cannot unplug the fake device, so it fires it.
+      host.audio.stream!.getAudioTracks()[0].dispatchEvent(new Event('ended'));
+      expect(host.errors.map(([kind]) => kind)).to.deep.equal(['no-microphone']);
+      expect(host.audio.context).to.equal(null);
+      await watching.allReleased();
+    } finally {
+      watching.restore();
+    }
+  });
+
+  it('reports a suspended context as suspended, keeps running, and resume() brings it back', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    await host.audio.start({ ...FORMATS, output: host.player });
+    const context = host.audio.context!;
+    // What the browser does to a page without a user gesture, or on a phone call.
+    await context.suspend();
+    await until(() => host.errors.length > 0, 'an error');
+    expect(host.errors.map(([kind]) => kind)).to.deep.equal(['suspended']);
+    expect(host.audio.context).to.equal(context);
+    const count = host.chunks.length;
+    expect(await host.audio.resume()).to.equal(true);
+    expect(context.state).to.equal('running');
+    await until(() => host.chunks.length > count + 5, 'chunks again');
+    host.remove();
+  });
+
+  it('reports an output failure of the context as output-lost and keeps running', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    await host.audio.start(FORMATS);
+    // Chromium fires `error` on the context when its output device fails; a test cannot break the fake one, so it fires it.
+    host.audio.context!.dispatchEvent(new Event('error'));
+    expect(host.errors.map(([kind]) => kind)).to.deep.equal(['output-lost']);
+    expect(host.audio.context!.state).to.equal('running');
+    host.remove();
+  });
+
+  it('a devicechange that leaves the microphone in place reports nothing', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    await host.audio.start(FORMATS);
+    navigator.mediaDevices.dispatchEvent(new Event('devicechange'));
+    await sleep(200);
+    console.log(`devices: ${JSON.stringify((await navigator.mediaDevices.enumerateDevices()).map((d) => [d.kind, d.deviceId.slice(0, 8)]))}, track deviceId ${host.audio.stream!.getAudioTracks()[0].getSettings().deviceId}`);
+    expect(host.errors).to.deep.equal([]);
+    host.remove();
+  });
+});
