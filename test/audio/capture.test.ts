@@ -61,18 +61,12 @@ describe('capture', () => {
     await until(() => host.chunks.length >= from + 100, '100 more chunks', 5000);
     host.audio.stop();
     const chunks = host.chunks.slice(from, from + 100);
-    const arrival = chunks.slice(1).map((c, i) => c.at - chunks[i].at);
+    // The cadence is checked on the audio clock (each chunk's context time), which a busy machine does not bend;
+    // wall-clock arrival on the main thread is measured by npm run bench:audio, never asserted in a test.
     const contextTimes = chunks.slice(1).map((c, i) => (c.time - chunks[i].time) * 1000);
-    const meanArrival = (chunks[99].at - chunks[0].at) / 99;
     const meanContext = ((chunks[99].time - chunks[0].time) * 1000) / 99;
-    console.log(
-      `chunk interval over 99 gaps: main-thread median ${median(arrival).toFixed(2)} ms (mean ${meanArrival.toFixed(2)}, min ${Math.min(...arrival).toFixed(2)}, max ${Math.max(...arrival).toFixed(2)}); ` +
-        `context-time median ${median(contextTimes).toFixed(2)} ms (mean ${meanContext.toFixed(2)})`,
-    );
     expect(meanContext).to.be.closeTo(20, 0.5);
     expect(median(contextTimes)).to.be.within(15, 25);
-    expect(meanArrival).to.be.within(17, 23);
-    expect(median(arrival)).to.be.within(5, 35);
   });
 
   it('sends silence of the same size and cadence while muted, and speech again after', async function () {
