@@ -40,7 +40,6 @@ describe('capture', () => {
       expect(loudest).to.be.above(SPEECH);
       // The level reported with each chunk is the RMS of its samples (μ-law: within its quantisation).
       host.chunks.forEach((chunk, i) => expect(host.levels[i][0]).to.be.closeTo(rms(samplesOf(chunk, ulaw)), ulaw ? 0.01 : 1e-4));
-      console.log(`${format}: context ${host.chunks.length} chunks, loudest RMS ${loudest.toFixed(3)}`);
     });
   }
 
@@ -79,8 +78,6 @@ describe('capture', () => {
     host.audio.mute(true);
     await until(() => host.chunks.length >= first + 150, '3 s of muted chunks', 6000);
     const muted = host.chunks.slice(first, first + 150);
-    const late = host.chunks.slice(first - 3, first).filter((c) => c.bytes.some((b) => b !== 0)).length;
-    console.log(`mute: ${late} of the 3 chunks right after mute() still carried sound`);
     for (const chunk of muted) {
       expect(chunk.bytes.length).to.equal(640);
       expect(chunk.bytes.every((b) => b === 0)).to.equal(true);

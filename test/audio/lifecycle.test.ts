@@ -113,7 +113,6 @@ describe('acquiring and releasing', () => {
       expect(await starting, `removed after ${delay} ms`).to.equal(!early);
       if (early) interrupted.push(delay);
     }
-    console.log(`start() was cut short by removal after ${interrupted.join(', ')} ms`);
     expect(interrupted.length).to.be.above(2);
     await watching.allReleased();
     expect(watching.streams.length).to.be.above(0);
@@ -237,7 +236,6 @@ describe('failures', () => {
     await host.audio.start(FORMATS);
     navigator.mediaDevices.dispatchEvent(new Event('devicechange'));
     await sleep(200);
-    console.log(`devices: ${JSON.stringify((await navigator.mediaDevices.enumerateDevices()).map((d) => [d.kind, d.deviceId.slice(0, 8)]))}, track deviceId ${host.audio.stream!.getAudioTracks()[0].getSettings().deviceId}`);
     expect(host.errors).to.deep.equal([]);
     host.remove();
   });
