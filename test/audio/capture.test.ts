@@ -142,30 +142,33 @@ describe('capture worklet resampling (a 440 Hz oscillator in, no microphone)', (
 
 describe('capture worklet μ-law', () => {
   it('encodes exactly as encodeUlaw (G.711) encodes the same PCM samples', async () => {
-    const microphone = await navigator.mediaDevices.getUserMedia({ audio: true });
-    const context = new AudioContext({ sampleRate: 48000 });
+    // An OfflineAudioContext renders both capture nodes in lockstep from frame 0, so chunk i of the PCM node and
+    // chunk i of the μ-law node hold the same samples (two nodes of a live context may start a render quantum apart).
+    const context = new OfflineAudioContext({ numberOfChannels: 1, length: 48000 * 2, sampleRate: 48000 });
     const url = URL.createObjectURL(new Blob([captureWorkletSource], { type: 'text/javascript' }));
     await context.audioWorklet.addModule(url);
     URL.revokeObjectURL(url);
     const pcm: Int16Array[] = [];
     const ulaw: Uint8Array[] = [];
+    const sink = new GainNode(context, { gain: 0 });
+    sink.connect(context.destination);
     const node = (into: unknown[], isUlaw: boolean) => {
-      const worklet = new AudioWorkletNode(context, 'capture', { numberOfOutputs: 0, processorOptions: { rate: 8000, ulaw: isUlaw } });
+      const worklet = new AudioWorkletNode(context, 'capture', { numberOfOutputs: 1, processorOptions: { rate: 8000, ulaw: isUlaw } });
       worklet.port.onmessage = ({ data }) => into.push(data.pcm);
+      worklet.connect(sink);
       return worklet;
     };
     // A sweep over the whole range, so every μ-law segment and both signs occur.
     const oscillator = new OscillatorNode(context, { frequency: 97 });
     const gain = new GainNode(context, { gain: 0 });
-    gain.gain.setValueAtTime(0.0001, context.currentTime);
-    gain.gain.exponentialRampToValueAtTime(1, context.currentTime + 1);
+    gain.gain.setValueAtTime(0.0001, 0);
+    gain.gain.exponentialRampToValueAtTime(1, 1);
     oscillator.connect(gain);
     gain.connect(node(pcm, false));
     gain.connect(node(ulaw, true));
-    oscillator.start();
+    oscillator.start(0);
+    await context.startRendering();
     await until(() => pcm.length >= 60 && ulaw.length >= 60, '60 chunks each');
-    await context.close();
-    microphone.getTracks().forEach((track) => track.stop());
     const codes = new Set<number>();
     for (let i = 0; i < 60; i++) {
       expect([...ulaw[i]], `chunk ${i}`).to.deep.equal([...pcm[i]].map(encodeUlaw));
@@ -173,6 +176,7 @@ describe('capture worklet μ-law', () => {
     }
     expect(codes.size).to.be.above(200);
   });
+
 });
 
 function int16ToFloat(pcm: Int16Array): Float32Array {
