@@ -3,15 +3,12 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startService } from './demo/service/service.mjs';
+import { chromiumArgsWithFakeMicrophone, chromiumPath } from './scripts/chromium.mjs';
 import { countReporter } from './test/count-reporter.mjs';
 
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-/** The fake microphone plays this speech file (TOOLCHAIN.md; made by espeak-ng + sox, see test/fixtures/README.md). */
-const fakeMicrophoneWav = process.env.FAKE_AUDIO_WAV || fileURLToPath(new URL('./test/fixtures/speech.wav', import.meta.url));
-if (!existsSync(fakeMicrophoneWav)) throw new Error(`the fake microphone's WAV file is missing: ${fakeMicrophoneWav}`);
 
 /**
  * Starts the reference Voice Agent Service on 127.0.0.1 (a port of its own, so the widget talks to another origin
@@ -67,12 +64,7 @@ export default {
       launchOptions: {
         executablePath: chromiumPath,
         headless: true,
-        args: [
-          '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync',
-          '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-          `--use-file-for-fake-audio-capture=${fakeMicrophoneWav}`, '--autoplay-policy=no-user-gesture-required',
-        ],
+        args: chromiumArgsWithFakeMicrophone(),
       },
     }),
   ],

@@ -1,6 +1,6 @@
 // Audio latency benchmark (`npm run bench:audio`): bundles bench/audio-page.ts with esbuild (in memory), serves it on
 // 127.0.0.1 (a secure context, so getUserMedia works), runs it in headless Debian Chromium with the fake microphone
-// playing test/fixtures/speech.wav (the flags of web-test-runner.config.mjs), and prints medians (ms) with p90 and n:
+// playing test/fixtures/speech.wav (the flags of scripts/chromium.mjs), and prints medians (ms) with p90 and n:
 // the capture chunk interval, play() → first sample at the output, interrupt() → silence. Exits 1 on failure.
 // Measures only; it asserts nothing (no timing assertions belong in the tests).
 import { build } from 'esbuild';
@@ -8,10 +8,9 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { chromiumArgsWithFakeMicrophone, chromiumPath } from '../scripts/chromium.mjs';
 
 const TIMEOUT_MS = 60_000;
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const wav = process.env.FAKE_AUDIO_WAV || fileURLToPath(new URL('../test/fixtures/speech.wav', import.meta.url));
 
 // Whatever hangs, the process ends (the page has its own 60 s limit below).
 const watchdog = setTimeout(() => {
@@ -24,7 +23,6 @@ let server;
 let browser;
 let failed = false;
 try {
-  if (!existsSync(wav)) throw new Error(`the fake microphone's WAV file is missing: ${wav}`);
   if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath} (set CHROMIUM_PATH)`);
 
   const bundle = await build({
@@ -50,12 +48,7 @@ try {
   browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
-      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`, '--autoplay-policy=no-user-gesture-required',
-    ],
+    args: chromiumArgsWithFakeMicrophone(),
   });
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run screenshots: starts the demo (demo/serve.mjs) on a free port, drives the real script-tag widget in
 // Chromium (playwright-core) through its states, and writes PNGs into screenshots/ (git-ignored).
-// Needs a built dist/ (npm run build). Environment: CHROMIUM_PATH (default /usr/bin/chromium); SCREENSHOTS_STRICT=1
+// Needs a built dist/ (npm run build). Environment: chromiumPath_PATH (default /usr/bin/chromium); SCREENSHOTS_STRICT=1
 // makes the layout checks (parts inside the viewport and the panel, launcher on its placement's side, no host-page
 // style leaking in) fail the run instead of warning.
 // Locators are role/label based (they pierce shadow DOM); waits are on visible text, never fixed sleeps.
@@ -12,12 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startDemo } from '../../demo/serve.mjs';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT_DIR = path.join(ROOT, 'screenshots');
 const BUNDLE = path.join(ROOT, 'dist', 'voice-agent-widget.js');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
 const TIMEOUT_MS = 15000;
@@ -243,8 +242,8 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  if (!existsSync(CHROMIUM)) {
-    console.error(`Chromium not found at ${CHROMIUM}: set CHROMIUM_PATH.`);
+  if (!existsSync(chromiumPath)) {
+    console.error(`Chromium not found at ${chromiumPath}: set chromiumPath_PATH.`);
     process.exitCode = 1;
     return;
   }
@@ -252,7 +251,7 @@ async function main() {
 
   demo = await startDemo({ port: 0, host: '127.0.0.1', log: (line) => serviceLog.push(line) });
   console.log(`Demo on ${demo.url}`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
 
   // ---------------------------------------------------------------- desktop, light
   const desktop = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
