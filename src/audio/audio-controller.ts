@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { captureWorkletSource } from './capture-worklet.js';
+import { captureWorkletSource, type CaptureProcessorOptions } from './capture-worklet.js';
 import { base64ToBytes, bytesToBase64, createResampler, parseAudioFormat, pcm16ToFloat, ulawToFloat } from './pcm.js';
 import { playbackWorkletSource } from './playback-worklet.js';
 
@@ -183,7 +183,7 @@ export function audioController(host: ReactiveControllerHost, callbacks: AudioCa
 
       const cap = (r.cap = new AudioWorkletNode(ctx, 'capture', {
         numberOfOutputs: 0,
-        processorOptions: { rate: input.sampleRate, ulaw: input.encoding === 'ulaw', mute: muted },
+        processorOptions: { rate: input.sampleRate, ulaw: input.encoding === 'ulaw', mute: muted } satisfies CaptureProcessorOptions,
       }));
       cap.port.onmessage = ({ data }) => {
         inputLevel = data.level;

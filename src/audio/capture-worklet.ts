@@ -1,26 +1,108 @@
 /**
- * Source of the `capture` AudioWorkletProcessor (loaded from a Blob URL, or served as a file for a strict CSP; see
- * `audio-controller.ts`). Written as a string so that Vite and Web Test Runner load it alike.
+ * The `capture` AudioWorkletProcessor, loaded from a Blob URL of `captureWorkletSource` (or that text served as a
+ * file for a strict CSP; see `audio-controller.ts`).
  *
  * - Input: the microphone, any channel count, mixed down to mono (the mean of the channels), at the context's rate.
  * - Resamples to `processorOptions.rate` (Hz) by linear interpolation, keeping phase across render quanta
  *   (no low-pass filter: downsampling aliases what lies above the target's Nyquist rate).
  * - Every `rate / 50` target samples (20 ms) posts `{pcm, level, t}`, transferring `pcm`:
  *   `pcm` an `Int16Array` of 16-bit PCM (the platform's byte order: little-endian in every browser), or a
- *   `Uint8Array` of G.711 μ-law bytes when `processorOptions.ulaw`; `level` the chunk's RMS (0..1);
- *   `t` the context time (s) of the render quantum that completed the chunk.
+ *   `Uint8Array` of G.711 μ-law bytes when `processorOptions.ulaw`; `level` the chunk's RMS (0..1, of its 16-bit
+ *   samples); `t` the context time (s) of the render quantum that completed the chunk.
  * - `{mute: boolean}` on the port: while muted, each chunk is silence (PCM 0, μ-law 0xFF) of the same size and
  *   cadence, with level 0, so the service's turn-taking keeps its clock. `processorOptions.mute` sets the start state.
  *
  * PROTOCOL.md section 3: `user_audio_chunk` carries these bytes in base64.
  */
-export const captureWorkletSource = `registerProcessor('capture',class extends AudioWorkletProcessor{
-constructor(o){super();o=o.processorOptions;this.s=sampleRate/o.rate;this.u=o.ulaw;this.m=o.mute;this.b=new Float32Array(Math.round(o.rate/50));this.i=this.t=this.l=0;this.port.onmessage=e=>this.m=e.data.mute}
-v(c,k){let s=0;for(const a of c)s+=a[k];return s/c.length}
-process([c]){const n=c.length&&c[0].length,b=this.b;let t=this.t;
-for(;t<n-1;t+=this.s){const k=Math.floor(t),a=k<0?this.l:this.v(c,k);b[this.i++]=a+(this.v(c,k+1)-a)*(t-k);if(this.i==b.length)this.e()}
-if(n){this.t=t-n;this.l=this.v(c,n-1)}return true}
-e(){const b=this.b,N=b.length,o=this.u?new Uint8Array(N):new Int16Array(N);let q=0;
-for(let j=0;j<N;j++){let s=this.m?0:Math.max(-1,Math.min(1,b[j]));q+=s*s;s=Math.min(s*32768,32767)|0;
-if(this.u){const g=s<0?128:0;s=Math.min(g?-s:s,32635)+132;const x=24-Math.clz32(s);s=~(g|x<<4|s>>x+3&15)&255}o[j]=s}
-this.i=0;this.port.postMessage({pcm:o,level:Math.sqrt(q/N),t:currentTime},[o.buffer])}})`;
+import { encodeUlaw, floatToInt16, resampleLinear, type ResamplerState } from './pcm.js';
+
+// The AudioWorkletGlobalScope, where `registerCaptureProcessor` runs (not in lib.dom).
+declare class AudioWorkletProcessor {
+  readonly port: MessagePort;
+}
+declare function registerProcessor(name: string, processor: new (options: AudioWorkletNodeOptions) => AudioWorkletProcessor): void;
+declare const sampleRate: number;
+declare const currentTime: number;
+
+/** `processorOptions` of the `capture` node. */
+export interface CaptureProcessorOptions {
+  /** The target rate (Hz). */
+  rate: number;
+  /** μ-law bytes instead of 16-bit PCM. */
+  ulaw?: boolean;
+  /** Starts muted. */
+  mute?: boolean;
+}
+
+/**
+ * Registers the `capture` processor. Runs in the worklet, from its source text in `captureWorkletSource`: it may use
+ * only the worklet's globals and the pcm.ts functions sent along with it.
+ */
+function registerCaptureProcessor(): void {
+  class CaptureProcessor extends AudioWorkletProcessor {
+    private ulaw: boolean;
+    private muted: boolean;
+    private resampler: ResamplerState;
+    /** The chunk being filled (20 ms at the target rate), up to `filled`. */
+    private chunk: Float32Array;
+    private filled = 0;
+    /** A render quantum mixed down to mono (Float64, as the mean of the channels comes out). */
+    private mono = new Float64Array(0);
+    /** A render quantum resampled. */
+    private resampled = new Float32Array(0);
+
+    constructor({ processorOptions }: AudioWorkletNodeOptions) {
+      super();
+      const options = processorOptions as CaptureProcessorOptions;
+      this.ulaw = !!options.ulaw;
+      this.muted = !!options.mute;
+      this.resampler = { step: sampleRate / options.rate, t: 0, last: 0 };
+      this.chunk = new Float32Array(Math.round(options.rate / 50));
+      this.port.onmessage = ({ data }) => (this.muted = data.mute);
+    }
+
+    process([channels]: Float32Array[][]): boolean {
+      // No channels while nothing is connected.
+      const n = channels.length && channels[0].length;
+      if (!n) return true;
+      if (this.mono.length !== n) {
+        this.mono = new Float64Array(n);
+        this.resampled = new Float32Array(Math.ceil(n / this.resampler.step) + 1);
+      }
+      const mono = this.mono;
+      for (let i = 0; i < n; i++) {
+        let sum = 0;
+        for (const channel of channels) sum += channel[i];
+        mono[i] = sum / channels.length;
+      }
+      const count = resampleLinear(this.resampler, mono, this.resampled);
+      for (let i = 0; i < count; i++) {
+        this.chunk[this.filled++] = this.resampled[i];
+        if (this.filled === this.chunk.length) this.send();
+      }
+      return true;
+    }
+
+    /** Posts the full chunk, encoded, and starts the next. */
+    private send(): void {
+      const pcm = new Int16Array(this.chunk.length);
+      let sum = 0;
+      if (!this.muted) {
+        this.chunk.forEach((sample, i) => {
+          pcm[i] = floatToInt16(sample);
+          sum += pcm[i] * pcm[i];
+        });
+      }
+      const bytes = this.ulaw ? Uint8Array.from(pcm, encodeUlaw) : pcm;
+      this.filled = 0;
+      this.port.postMessage({ pcm: bytes, level: Math.sqrt(sum / pcm.length) / 32768, t: currentTime }, [bytes.buffer]);
+    }
+  }
+  registerProcessor('capture', CaptureProcessor);
+}
+
+/**
+ * The source text of the `capture` worklet module: the processor and the pcm.ts functions it calls, as the build
+ * left them (minified in the bundles: the names in the text are the ones the minifier gave, hence `.name`).
+ */
+export const captureWorkletSource = `${[floatToInt16, encodeUlaw, resampleLinear, registerCaptureProcessor].join('\n')}\n${registerCaptureProcessor.name}();`;

@@ -1,6 +1,10 @@
 /**
  * Pure conversions for the audio of PROTOCOL.md section 3: formats, Float32 ↔ 16-bit PCM, G.711 μ-law, base64,
  * and a linear resampler. No browser audio API is touched here.
+ *
+ * `floatToInt16`, `encodeUlaw` and `resampleLinear` run in the capture worklet too: capture-worklet.ts sends their
+ * source text (`String(fn)`) into the worklet's scope, so they are function declarations that use nothing from
+ * outside themselves but each other.
  */
 
 /** The sample encoding of a format: 16-bit little-endian PCM, or 8-bit G.711 μ-law. */
@@ -32,10 +36,13 @@ export function parseAudioFormat(format: string): ParsedAudioFormat {
  */
 export function floatToPcm16(samples: Float32Array): Uint8Array {
   const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    out[i] = Math.min(32767, Math.max(-1, Math.min(1, samples[i])) * 32768);
-  }
+  for (let i = 0; i < samples.length; i++) out[i] = floatToInt16(samples[i]);
   return new Uint8Array(out.buffer);
+}
+
+/** One float sample (-1..1, clipped) → one 16-bit linear sample: × 32768, truncated towards zero, 1 clipped to 32767. */
+export function floatToInt16(sample: number): number {
+  return Math.min(32767, Math.max(-1, Math.min(1, sample)) * 32768) | 0;
 }
 
 /** 16-bit little-endian PCM bytes → float samples (-1..1): each sample / 32768. A trailing odd byte is ignored. */
@@ -62,8 +69,7 @@ export function decodeUlaw(byte: number): number {
 
 /** Float samples (-1..1) → μ-law bytes (8 kHz in PROTOCOL.md section 3, but the rate is the caller's). */
 export function floatToUlaw(samples: Float32Array): Uint8Array {
-  const pcm = new Int16Array(floatToPcm16(samples).buffer);
-  return Uint8Array.from(pcm, encodeUlaw);
+  return Uint8Array.from(samples, (s) => encodeUlaw(floatToInt16(s)));
 }
 
 /** μ-law bytes → float samples (-1..1). */
@@ -93,27 +99,46 @@ export function base64ToBytes(base64: string): Uint8Array {
  * A streaming linear-interpolation resampler from `from` Hz to `to` Hz: call it with consecutive chunks of one
  * stream; it keeps the phase and the last sample between calls, so chunk edges leave no clicks. The output lags the
  * input by one input sample. Without a low-pass filter, so downsampling aliases what lies above the new Nyquist rate.
- * When both rates are equal it returns each chunk as it is.
+ * When both rates are equal it returns each chunk as it is. (The capture worklet runs the same `resampleLinear`.)
  */
 export function createResampler(from: number, to: number): (chunk: Float32Array) => Float32Array {
   if (from === to) return (chunk) => chunk;
-  const step = from / to;
-  // `t`: position of the next output sample, in input samples from the start of the next chunk; -1 is `last`.
-  let t = 0;
-  let last = 0;
+  const state: ResamplerState = { step: from / to, t: 0, last: 0 };
   return (x) => {
-    const n = x.length;
-    const out = new Float32Array(Math.max(0, Math.ceil((n - 1 - t) / step)) + 1);
-    let k = 0;
-    for (; t < n - 1; t += step) {
-      const i = Math.floor(t);
-      const a = i < 0 ? last : x[i];
-      out[k++] = a + (x[i + 1] - a) * (t - i);
-    }
-    if (n) {
-      t -= n;
-      last = x[n - 1];
-    }
-    return out.subarray(0, k);
+    const out = new Float32Array(Math.max(0, Math.ceil((x.length - 1 - state.t) / state.step)) + 1);
+    return out.subarray(0, resampleLinear(state, x, out));
   };
+}
+
+/**
+ * Where a streaming linear resampler stands between two chunks: `step`, input samples per output sample (the input
+ * rate / the output rate); `t`, the position of the next output sample, in input samples from the start of the next
+ * chunk (-1 is `last`; start at 0); `last`, the last sample of the previous chunk (start at 0).
+ */
+export interface ResamplerState {
+  step: number;
+  t: number;
+  last: number;
+}
+
+/**
+ * One chunk `x` of a stream through the linear resampler `state` (advanced in place): writes the output samples it
+ * completes into `out` from index 0 and returns how many. `out` needs room for `Math.ceil(x.length / state.step) + 1`.
+ * Self-contained (it runs in the capture worklet too, see `capture-worklet.ts`).
+ */
+export function resampleLinear(state: ResamplerState, x: ArrayLike<number>, out: Float32Array): number {
+  const n = x.length;
+  const step = state.step;
+  let t = state.t;
+  let k = 0;
+  for (; t < n - 1; t += step) {
+    const i = Math.floor(t);
+    const a = i < 0 ? state.last : x[i];
+    out[k++] = a + (x[i + 1] - a) * (t - i);
+  }
+  if (n) {
+    state.t = t - n;
+    state.last = x[n - 1];
+  }
+  return k;
 }

@@ -1,6 +1,6 @@
 /**
- * Source of the `playback` AudioWorkletProcessor (one output, mono). Written as a string so that Vite and Web Test
- * Runner load it alike.
+ * The `playback` AudioWorkletProcessor (one output, mono), loaded from a Blob URL of `playbackWorkletSource` (or that
+ * text served as a file for a strict CSP; see `audio-controller.ts`).
  *
  * - A jitter buffer: a FIFO of `Float32Array` chunks fed by `{samples}` messages, samples at the context's rate
  *   (the main thread resamples, see `createResampler`). The agent's audio arrives faster than real time, so the
@@ -11,10 +11,74 @@
  *   is the context time (s) of that render quantum, so `playing`'s `t` is when the first sample went out.
  * - Posts `{level}` (RMS, 0..1) about every 20 ms while there is sound, and once 0 after it.
  */
-export const playbackWorkletSource = `registerProcessor('playback',class extends AudioWorkletProcessor{
-constructor(){super();this.q=[];this.o=this.p=this.a=this.n=this.l=0;this.port.onmessage=({data:d})=>{if(d=='clear'){this.q=[];this.o=0;this.s(0)}else this.q.push(d.samples)}}
-s(p){if(p!=this.p)this.port.postMessage({state:(this.p=p)?'playing':'drained',t:currentTime})}
-process(_,[[y]]){const q=this.q,N=y.length;let j=0;
-while(j<N&&q.length){const x=q[0],k=Math.min(N-j,x.length-this.o);y.set(x.subarray(this.o,this.o+=k),j);j+=k;if(this.o==x.length)q.shift(),this.o=0}
-y.fill(0,j);this.s(j?1:0);for(const v of y)this.a+=v*v;
-if((this.n+=N)>=sampleRate/50){const l=Math.sqrt(this.a/this.n);if(l||this.l)this.port.postMessage({level:l});this.l=l;this.a=this.n=0}return true}})`;
+
+// The AudioWorkletGlobalScope, where `registerPlaybackProcessor` runs (not in lib.dom).
+declare class AudioWorkletProcessor {
+  readonly port: MessagePort;
+}
+declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+declare const sampleRate: number;
+declare const currentTime: number;
+
+/** Registers the `playback` processor. Runs in the worklet, from its source text: it may use only the worklet's globals. */
+function registerPlaybackProcessor(): void {
+  class PlaybackProcessor extends AudioWorkletProcessor {
+    private queue: Float32Array[] = [];
+    /** How much of `queue[0]` has been played. */
+    private offset = 0;
+    private playing = false;
+    /** Sum of squares and count of the samples since the last level. */
+    private squares = 0;
+    private counted = 0;
+    private level = 0;
+
+    constructor() {
+      super();
+      this.port.onmessage = ({ data }) => {
+        if (data === 'clear') {
+          this.queue = [];
+          this.offset = 0;
+          this.setPlaying(false);
+        } else this.queue.push(data.samples);
+      };
+    }
+
+    /** Posts the state when it changes. */
+    private setPlaying(playing: boolean): void {
+      if (playing !== this.playing) {
+        this.playing = playing;
+        this.port.postMessage({ state: playing ? 'playing' : 'drained', t: currentTime });
+      }
+    }
+
+    process(_inputs: Float32Array[][], [[output]]: Float32Array[][]): boolean {
+      const queue = this.queue;
+      const n = output.length;
+      let written = 0;
+      while (written < n && queue.length) {
+        const chunk = queue[0];
+        const count = Math.min(n - written, chunk.length - this.offset);
+        output.set(chunk.subarray(this.offset, (this.offset += count)), written);
+        written += count;
+        if (this.offset === chunk.length) {
+          queue.shift();
+          this.offset = 0;
+        }
+      }
+      output.fill(0, written);
+      this.setPlaying(written > 0);
+      for (const sample of output) this.squares += sample * sample;
+      if ((this.counted += n) >= sampleRate / 50) {
+        const level = Math.sqrt(this.squares / this.counted);
+        if (level || this.level) this.port.postMessage({ level });
+        this.level = level;
+        this.squares = this.counted = 0;
+      }
+      return true;
+    }
+  }
+  registerProcessor('playback', PlaybackProcessor);
+}
+
+/** The source text of the `playback` worklet module, as the build left it (minified in the bundles, hence `.name`). */
+export const playbackWorkletSource = `${registerPlaybackProcessor}\n${registerPlaybackProcessor.name}();`;

@@ -3,7 +3,7 @@
  * looped; see web-test-runner.config.mjs). Nothing is faked.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { captureWorkletSource, encodeUlaw } from '../../src/audio/index.js';
+import { captureWorkletSource, createResampler, encodeUlaw, floatToInt16, floatToPcm16, floatToUlaw, resampleLinear } from '../../src/audio/index.js';
 import { median, rms, samplesOf, until, type AudioTestHost } from './audio-host.js';
 import './audio-host.js';
 
@@ -116,9 +116,7 @@ describe('capture worklet resampling (a 440 Hz oscillator in, no microphone)', (
       // Without --autoplay-policy=no-user-gesture-required a context runs only while a microphone is open (TOOLCHAIN.md).
       const microphone = await navigator.mediaDevices.getUserMedia({ audio: true });
       const context = new AudioContext({ sampleRate: contextRate });
-      const url = URL.createObjectURL(new Blob([captureWorkletSource], { type: 'text/javascript' }));
-      await context.audioWorklet.addModule(url);
-      URL.revokeObjectURL(url);
+      await addCaptureWorklet(context);
       const node = new AudioWorkletNode(context, 'capture', { numberOfOutputs: 0, processorOptions: { rate, ulaw } });
       const chunks: { pcm: Int16Array | Uint8Array; level: number }[] = [];
       node.port.onmessage = ({ data }) => chunks.push(data);
@@ -145,9 +143,7 @@ describe('capture worklet μ-law', () => {
     // An OfflineAudioContext renders both capture nodes in lockstep from frame 0, so chunk i of the PCM node and
     // chunk i of the μ-law node hold the same samples (two nodes of a live context may start a render quantum apart).
     const context = new OfflineAudioContext({ numberOfChannels: 1, length: 48000 * 2, sampleRate: 48000 });
-    const url = URL.createObjectURL(new Blob([captureWorkletSource], { type: 'text/javascript' }));
-    await context.audioWorklet.addModule(url);
-    URL.revokeObjectURL(url);
+    await addCaptureWorklet(context);
     const pcm: Int16Array[] = [];
     const ulaw: Uint8Array[] = [];
     const sink = new GainNode(context, { gain: 0 });
@@ -178,6 +174,68 @@ describe('capture worklet μ-law', () => {
   });
 
 });
+
+describe('capture worklet: the same code as pcm.ts', () => {
+  it("carries pcm.ts's own floatToInt16, encodeUlaw and resampleLinear (one implementation)", () => {
+    for (const f of [floatToInt16, encodeUlaw, resampleLinear]) expect(captureWorkletSource).to.include(String(f));
+  });
+
+  for (const [rate, ulaw] of [
+    [16000, false],
+    [8000, true],
+  ] as const) {
+    it(`gives exactly what createResampler then ${ulaw ? 'floatToUlaw' : 'floatToPcm16'} give for a known stereo signal (44.1 kHz → ${rate} Hz)`, async () => {
+      const contextRate = 44100;
+      const quanta = 350;
+      const length = 128 * quanta;
+      // Offline: the worklet gets the buffer from frame 0, one render quantum (128 frames) at a time.
+      const context = new OfflineAudioContext({ numberOfChannels: 1, length, sampleRate: contextRate });
+      await addCaptureWorklet(context);
+      // Left: a 97 Hz sine swelling from 0.0005 to 5; right: -left / 2. So the mean of the channels is exactly left / 4
+      // (0.000125 to 1.25): every μ-law segment, both signs and clipping occur.
+      const left = Float32Array.from({ length }, (_, i) => 5 * 0.0001 ** (1 - i / length) * Math.sin((2 * Math.PI * 97 * i) / contextRate));
+      const buffer = new AudioBuffer({ numberOfChannels: 2, length, sampleRate: contextRate });
+      buffer.copyToChannel(left, 0);
+      buffer.copyToChannel(left.map((s) => -s / 2), 1);
+      const source = new AudioBufferSourceNode(context, { buffer });
+      const worklet = new AudioWorkletNode(context, 'capture', { numberOfOutputs: 1, processorOptions: { rate, ulaw } });
+      const got: { pcm: Int16Array | Uint8Array; level: number }[] = [];
+      worklet.port.onmessage = ({ data }) => got.push(data);
+      source.connect(worklet).connect(new GainNode(context, { gain: 0 })).connect(context.destination);
+      source.start(0);
+
+      // The same stream through pcm.ts on the main thread, fed a render quantum at a time as the worklet is.
+      const mean = left.map((s) => s / 4);
+      const resample = createResampler(contextRate, rate);
+      const resampled: number[] = [];
+      for (let q = 0; q < quanta; q++) resampled.push(...resample(mean.subarray(128 * q, 128 * (q + 1))));
+      const size = rate / 50;
+      const expected = Array.from({ length: Math.floor(resampled.length / size) }, (_, i) => Float32Array.from(resampled.slice(i * size, (i + 1) * size)));
+      expect(expected.length).to.be.above(45);
+
+      await context.startRendering();
+      await until(() => got.length >= expected.length, `${expected.length} chunks`);
+      expect(got.length).to.equal(expected.length);
+      const codes = new Set<number>();
+      expected.forEach((samples, i) => {
+        const pcm = new Int16Array(floatToPcm16(samples).buffer);
+        expect([...got[i].pcm], `chunk ${i}`).to.deep.equal([...(ulaw ? floatToUlaw(samples) : pcm)]);
+        expect(got[i].level, `level of chunk ${i}`).to.be.closeTo(Math.sqrt(pcm.reduce((sum, s) => sum + s * s, 0) / size) / 32768, 1e-9);
+        got[i].pcm.forEach((code) => codes.add(code));
+      });
+      expect(codes.size).to.be.above(200);
+      // Clipped at full scale.
+      expect(codes.has(ulaw ? 0x80 : 32767)).to.equal(true);
+    });
+  }
+});
+
+/** Loads `captureWorkletSource` into `context` from a Blob URL, as the audio controller does. */
+async function addCaptureWorklet(context: BaseAudioContext): Promise<void> {
+  const url = URL.createObjectURL(new Blob([captureWorkletSource], { type: 'text/javascript' }));
+  await context.audioWorklet.addModule(url);
+  URL.revokeObjectURL(url);
+}
 
 function int16ToFloat(pcm: Int16Array): Float32Array {
   return Float32Array.from(pcm, (s) => s / 32768);
