@@ -1,4 +1,4 @@
-import { isRecord } from '../config/validate.js';
+import { isRecord } from '../internal/record.js';
 import type { WidgetConfigResponse } from '../config/types.js';
 import { ServiceHttpError, ServiceNetworkError, ServiceResponseError } from './errors.js';
 import { feedbackPath, widgetConfigPath } from './paths.js';

@@ -3,7 +3,11 @@
  * Each is untrusted: it is checked with the same rules as the configuration field it overrides, and a bad value is
  * reported and ignored (the configuration's value stays).
  */
-import { isRecord, preview } from './validate.js';
+import * as log from '../internal/console.js';
+import { preview } from '../internal/console.js';
+import { isRecord } from '../internal/record.js';
+import { MAX_LONG_TEXT_LENGTH, MAX_TEXT_LENGTH, TEXT_KEYS, WIDGET_LABELS } from './defaults.js';
+import type { Labels } from './types.js';
 
 /** Attribute → the `widget_config` field it overrides (SERVICE-INTERFACE.md 2.11). */
 export const CONFIG_ATTRIBUTES = {
@@ -95,3 +99,56 @@ export function attributeFor(field: string, values: AttributeValues): string | n
   const name = (Object.keys(CONFIG_ATTRIBUTES) as ConfigAttribute[]).find((n) => CONFIG_ATTRIBUTES[n] === key || (key === 'avatar.type' && n === 'avatar-image-url'));
   return name && values[name] != null ? name : null;
 }
+
+/** The `dynamic-variables` of PROTOCOL.md section 3 (initiation `dynamic_variables`): name → string, number or boolean. */
+export type DynamicVariables = Record<string, string | number | boolean>;
+
+/**
+ * Reads the `dynamic-variables` attribute: a JSON object of string (at most `MAX_LONG_TEXT_LENGTH` characters),
+ * finite number and boolean values. Never throws: what is not JSON or not an object is reported (console error) and
+ * gives `{}`; a value of another kind is reported (console warning) and left out.
+ */
+export function parseDynamicVariables(value: string): DynamicVariables {
+  const variables: DynamicVariables = {};
+  for (const [name, variable] of Object.entries(parseJsonObject('dynamic-variables', value))) {
+    if ((typeof variable === 'string' && variable.length <= MAX_LONG_TEXT_LENGTH) || typeof variable === 'boolean' || (typeof variable === 'number' && Number.isFinite(variable))) {
+      variables[name] = variable;
+    } else log.warn(`dynamic-variables.${name} must be a string of at most ${MAX_LONG_TEXT_LENGTH} characters, a number or a boolean (got ${preview(variable)}); left out.`);
+  }
+  return variables;
+}
+
+/**
+ * Reads the `text-contents` attribute: a JSON object of labels of `text_contents` (PROTOCOL.md section 2, the first
+ * step of the text precedence) or of the widget's own (`WIDGET_LABELS`), with string values of at most
+ * `MAX_TEXT_LENGTH` characters. Never throws: an unknown key or a bad value is reported and left out; what is not a
+ * JSON object gives `{}`.
+ */
+export function parseTextContents(value: string): Partial<Labels> {
+  const texts: Partial<Labels> = {};
+  for (const [key, label] of Object.entries(parseJsonObject('text-contents', value))) {
+    if (!(TEXT_KEYS as readonly string[]).includes(key) && !Object.hasOwn(WIDGET_LABELS, key)) log.warn(`text-contents.${key} is not a known label; ignored.`);
+    else if (typeof label !== 'string' || label.length > MAX_TEXT_LENGTH) log.warn(`text-contents.${key} must be a string of at most ${MAX_TEXT_LENGTH} characters; ignored.`);
+    else texts[key as keyof Labels] = label;
+  }
+  return texts;
+}
+
+/** A JSON-object attribute, or `{}` (reported) when it is not one; an empty value is `{}` and not reported. */
+function parseJsonObject(attribute: string, value: string): Record<string, unknown> {
+  if (!value.trim()) return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (isRecord(parsed)) return parsed;
+    log.error(`${attribute} must be a JSON object (got ${preview(parsed)}); it is ignored.`);
+  } catch {
+    log.error(`${attribute} is not JSON (${preview(value)}); it is ignored.`);
+  }
+  return {};
+}
+
+/** Every attribute of the element that shapes the configuration or the conversation, as read into `AttributeValues`. */
+export const OVERRIDE_ATTRIBUTES = [...(Object.keys(CONFIG_ATTRIBUTES) as ConfigAttribute[]), ...CONVERSATION_ATTRIBUTES];
+
+/** The element property of an attribute: its camel-cased name (`default-expanded` → `defaultExpanded`). */
+export const propertyOf = (attribute: string): string => attribute.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());

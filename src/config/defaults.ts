@@ -50,6 +50,17 @@ export const DEFAULT_TEXTS = {
 /** The 43 labels of `text_contents` (SERVICE-INTERFACE.md 2.11). */
 export const TEXT_KEYS = Object.keys(DEFAULT_TEXTS) as TextKey[];
 
+/**
+ * The widget's own labels, for controls that no `text_contents` label names (English; a page sets them in its language
+ * with the `text-contents` attribute): the launcher's dismiss button (`dismissible`) and the like / dislike buttons
+ * of `feedback_mode: during` (PROTOCOL.md section 4).
+ */
+export const WIDGET_LABELS = {
+  dismiss: 'Dismiss',
+  like: 'Like',
+  dislike: 'Dislike',
+};
+
 /** `styles` colour defaults (PROTOCOL.md section 2). */
 export const DEFAULT_STYLE_COLORS: Record<StyleColorKey, string> = {
   base: '#ffffff',

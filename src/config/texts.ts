@@ -1,5 +1,5 @@
-import { DEFAULT_TEXTS, TEXT_KEYS } from './defaults.js';
-import { LEGACY_TEXT_FIELDS, type LanguagePreset, type TextContents, type WidgetConfig } from './types.js';
+import { DEFAULT_TEXTS, TEXT_KEYS, WIDGET_LABELS } from './defaults.js';
+import { LEGACY_TEXT_FIELDS, type Labels, type LanguagePreset, type TextContents, type WidgetConfig } from './types.js';
 
 /** The preset for `language` (`pt-br`, then its primary tag `pt`), or undefined (PROTOCOL.md section 2). */
 export function presetFor(config: WidgetConfig, language: string): LanguagePreset | undefined {
@@ -9,16 +9,17 @@ export function presetFor(config: WidgetConfig, language: string): LanguagePrese
 /**
  * Every label of `text_contents`, resolved with the precedence of PROTOCOL.md section 2:
  * the `text-contents` attribute → `language_presets[language].text_contents` → `text_contents` →
- * the legacy `*_text` field → the built-in default. Inputs are already validated strings.
+ * the legacy `*_text` field → the built-in default; and the widget's own labels (`WIDGET_LABELS`): the attribute →
+ * the default. Inputs are already validated strings.
  */
-export function resolveTexts(config: WidgetConfig, language: string, attributeTexts: Partial<TextContents> = {}): TextContents {
+export function resolveTexts(config: WidgetConfig, language: string, attributeTexts: Partial<Labels> = {}): Labels {
   const preset = presetFor(config, language)?.text_contents ?? {};
   const legacy: Partial<TextContents> = {};
   for (const [field, key] of Object.entries(LEGACY_TEXT_FIELDS) as [keyof typeof LEGACY_TEXT_FIELDS, keyof TextContents][]) {
     const value = config[field];
     if (value !== undefined) legacy[key] = value;
   }
-  const texts = {} as TextContents;
+  const texts = { ...WIDGET_LABELS, ...attributeTexts } as Labels;
   for (const key of TEXT_KEYS) {
     texts[key] = attributeTexts[key] ?? preset[key] ?? config.text_contents[key] ?? legacy[key] ?? DEFAULT_TEXTS[key];
   }
@@ -47,4 +48,20 @@ export function fillDynamicVariables(text: string, variables: Record<string, unk
  */
 export function stripAudioTags(text: string): string {
   return text.replace(/ ?\[[a-z]{2,}(?:[ -][a-z]+){0,3}\](?![([:])/gi, '');
+}
+
+/** The terms to accept before the first conversation (PROTOCOL.md section 2): `terms_html` (sanitised when shown) or else `terms_text`. */
+export interface Terms {
+  html: string;
+  text: string;
+  /** localStorage key that remembers acceptance, or '' */
+  key: string;
+}
+
+/** The terms for `language` (the preset's `terms_html`, `terms_text`, `terms_key`, field by field, else the configuration's), or null when there are none. */
+export function termsFor(config: WidgetConfig, language: string): Terms | null {
+  const preset = presetFor(config, language);
+  const html = preset?.terms_html ?? config.terms_html;
+  const text = preset?.terms_text ?? config.terms_text;
+  return html || text ? { html, text, key: preset?.terms_key ?? config.terms_key } : null;
 }

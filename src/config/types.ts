@@ -1,4 +1,4 @@
-import type { DEFAULT_TEXTS } from './defaults.js';
+import type { DEFAULT_TEXTS, WIDGET_LABELS } from './defaults.js';
 
 /**
  * The widget configuration of SERVICE-INTERFACE.md section 2.11, after validation: every field present,
@@ -21,6 +21,8 @@ export type AvatarType = 'orb' | 'url' | 'image';
 export type TextKey = keyof typeof DEFAULT_TEXTS;
 /** Every label, resolved: see `resolveTexts` for the precedence (PROTOCOL.md section 2). */
 export type TextContents = Record<TextKey, string>;
+/** Every label the widget shows: the 43 of `text_contents` and the widget's own (`WIDGET_LABELS`). */
+export type Labels = TextContents & Record<keyof typeof WIDGET_LABELS, string>;
 
 /** Colour keys of `styles` (CSS colour strings). */
 export const STYLE_COLOR_KEYS = [

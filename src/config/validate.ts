@@ -3,6 +3,9 @@
  * Every field is read on its own: a bad value is replaced by its default and reported through `report`,
  * so one bad field never costs the others and nothing here throws.
  */
+import { preview } from '../internal/console.js';
+import { isRecord } from '../internal/record.js';
+import { parseUrl } from '../internal/url.js';
 import { isHostEntry } from '../markdown/link-policy.js';
 import { DEFAULT_ORB_COLORS, MAX_URL_LENGTH, TEXT_KEYS, MAX_LONG_TEXT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH } from './defaults.js';
 import {
@@ -21,21 +24,6 @@ const FEEDBACK_MODES: readonly FeedbackMode[] = ['none', 'during', 'end'];
 const AVATAR_TYPES: readonly AvatarType[] = ['orb', 'url', 'image'];
 /** A BCP 47 primary language tag with an optional region or script, such as `en`, `pt-br`, `zh-hans`. */
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/;
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Shows a value in a console message without flooding it. */
-export function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = String(JSON.stringify(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
 
 /**
  * True when `value` is a CSS colour and nothing else: parsed by the browser's CSS parser (`CSS.supports`),
@@ -121,13 +109,8 @@ class Reader {
  */
 export function safeUrl(value: string, pageUrl: string): string | null {
   if (value.length > MAX_URL_LENGTH) return null;
-  let url: URL;
-  try {
-    url = new URL(value, pageUrl);
-  } catch {
-    return null;
-  }
-  if (url.username || url.password) return null;
+  const url = parseUrl(value, pageUrl);
+  if (!url || url.username || url.password) return null;
   const sameOrigin = url.origin === new URL(pageUrl).origin && /^https?:$/.test(url.protocol);
   return url.protocol === 'https:' || sameOrigin ? url.href : null;
 }

@@ -4,6 +4,7 @@
  * Implements PROTOCOL.md section 2, Link policy (the widget config's `markdown_link_*` fields).
  * Pure functions over strings and `URL`; no DOM, no side effects, never throws.
  */
+import { parseUrl } from '../internal/url.js';
 
 /** The link policy of PROTOCOL.md section 2, from the widget config's markdown_link_* fields. */
 export interface LinkPolicy {
@@ -42,14 +43,6 @@ function stripTrailingDot(hostname: string): string {
   return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
 }
 
-/** Parses without throwing: `new URL(input, base)` or null. */
-function parseUrl(input: string, base?: string): URL | null {
-  try {
-    return base === undefined ? new URL(input) : new URL(input, base);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Parses a bare host entry (`example.com`, `Bücher.example.`, `example.com:8443`) through the URL parser, so it is

@@ -1,5 +1,5 @@
 import { VoiceAgentWidget } from './voice-agent-widget.js';
-import { setScriptUrl } from './server-url.js';
+import { recordScriptUrl } from '../client/paths.js';
 
 /** The element's tag name. */
 export const TAG_NAME = 'voice-agent-widget';
@@ -10,7 +10,7 @@ export const TAG_NAME = 'voice-agent-widget';
  * @param scriptUrl the defining script's URL; its origin is the default `server-url` (PROTOCOL.md section 1)
  */
 export function defineVoiceAgentWidget(scriptUrl?: string | null): void {
-  setScriptUrl(scriptUrl);
+  recordScriptUrl(scriptUrl);
   const existing = customElements.get(TAG_NAME);
   if (existing) {
     if (existing !== VoiceAgentWidget) console.warn(`[voice-agent-widget] <${TAG_NAME}> is already defined by another script; this copy is not registered.`);

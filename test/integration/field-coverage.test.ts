@@ -528,9 +528,9 @@ const EFFECTS: Record<string, FieldCheck> = {
   }, { extra: { show_conversation_id: true } }),
   'text_contents.accept_terms': label('accept_terms', 'on the terms accept button',
     async (el) => text((await termsDialog(el))?.querySelector('[part~="accept-terms-button"]')), { extra: TERMS }),
-  'text_contents.dismiss_terms': label('dismiss_terms', 'as the dismiss button name and on the terms decline button',
+  'text_contents.dismiss_terms': label('dismiss_terms', 'on the terms decline button (not on the launcher\'s dismiss button)',
     async (el) => [attr(part(el, 'dismiss-button'), 'aria-label'), text((await termsDialog(el))?.querySelector('[part~="decline-terms-button"]'))],
-    { extra: { ...TERMS, dismissible: true }, shape: twice }),
+    { extra: { ...TERMS, dismissible: true }, shape: (value) => ['Dismiss', value] }),
   'text_contents.connecting_status': label('connecting_status', 'in the status line while connecting', async (el) => {
     await opened(el);
     part(el, 'start-button')!.click();

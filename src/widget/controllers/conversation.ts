@@ -1,7 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { VoiceAgentConversationEndEvent, VoiceAgentConversationEvent } from '../events/index.js';
-import * as log from './console.js';
-import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions } from '../client/session.js';
+import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions, type SessionStatus } from '../../client/session.js';
+import { VoiceAgentConversationEndEvent } from '../../events/conversation-end.js';
+import { VoiceAgentConversationEvent } from '../../events/conversation.js';
+import * as log from '../../internal/console.js';
 
 /** One line of the transcript. Agent text is markdown (rendered by src/markdown); user text is plain text. */
 export interface TranscriptEntry {
@@ -23,20 +24,16 @@ export interface TranscriptEntry {
   score?: 'like' | 'dislike';
 }
 
-/** Phase of the conversation as the widget shows it. */
-export type ConversationPhase = 'idle' | 'connecting' | 'connected' | 'ended';
-
 /** Answers a `client_tool_call`: resolves to the result text, rejects for an error (sent with `is_error: true`). */
 export type ClientToolHandler = (toolName: string, parameters: Record<string, unknown>) => Promise<string>;
 
 /**
- * Owns the conversation session of one element (DESIGN.md rule 4): opens it on demand, keeps the
- * transcript, and closes the socket when the element leaves the page.
+ * Owns the conversation session of one element (DESIGN.md rule 4): opens it on demand, keeps the transcript, and
+ * closes the socket when the element leaves the page. The conversation's status and id are the session's own
+ * (PROTOCOL.md section 3), read from the latest session: `idle` before the first one.
  */
 export class ConversationController implements ReactiveController {
-  phase: ConversationPhase = 'idle';
   transcript: TranscriptEntry[] = [];
-  conversationId: string | null = null;
   /** Set by the element; without it every tool call is answered as an unknown tool. */
   clientToolHandler: ClientToolHandler | null = null;
 
@@ -48,30 +45,34 @@ export class ConversationController implements ReactiveController {
     host.addController(this);
   }
 
-  hostConnected(): void {}
+  /** The latest session's status: `idle` → `connecting` → `connected` → `ended`. */
+  get status(): SessionStatus {
+    return this.#session?.status ?? 'idle';
+  }
+
+  /** The latest session's conversation id, set by the handshake; null before it. */
+  get conversationId(): string | null {
+    return this.#session?.conversationId ?? null;
+  }
+
+  /** True while a conversation is starting or running. */
+  get active(): boolean {
+    return this.status === 'connecting' || this.status === 'connected';
+  }
 
   /** The element left the page: close the socket, forget the conversation and its transcript (a re-added element starts clean). */
   hostDisconnected(): void {
     const session = this.#session;
     this.#session = null;
     session?.end();
-    this.phase = 'idle';
-    this.conversationId = null;
     this.transcript = [];
   }
 
-  /** True while a conversation is starting or running. */
-  get active(): boolean {
-    return this.phase === 'connecting' || this.phase === 'connected';
-  }
-
-  /** Starts a conversation (a no-op while one runs). Failures end in phase `ended`, told in the transcript and the console, never a throw. */
+  /** Starts a conversation (a no-op while one runs). Failures end in status `ended`, told in the transcript and the console, never a throw. */
   start(options: SessionOptions): void {
     if (this.active) return;
     const session = new ConversationSession(options);
     this.#session = session;
-    this.phase = 'connecting';
-    this.conversationId = null;
     const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
       session.addEventListener(type, (event) => {
         if (this.#session !== session && type !== 'ended') return;
@@ -79,8 +80,7 @@ export class ConversationController implements ReactiveController {
         this.host.requestUpdate();
       });
     on('conversation_initiation_metadata', (m) => {
-      this.phase = 'connected';
-      const conversationId = (this.conversationId = m.conversation_initiation_metadata_event.conversation_id);
+      const conversationId = m.conversation_initiation_metadata_event.conversation_id;
       for (const entry of this.transcript) if (entry.delivery === 'pending') entry.delivery = 'sent';
       this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId }));
     });
@@ -109,8 +109,6 @@ export class ConversationController implements ReactiveController {
     });
     on('ended', (end) => {
       if (this.#session !== session) return;
-      this.#session = null;
-      this.phase = 'ended';
       if (end.error) log.error(end.error.message);
       for (const entry of this.transcript) {
         if (entry.delivery === 'pending') entry.delivery = 'unsent';
@@ -127,17 +125,19 @@ export class ConversationController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** Adds the visitor's text to the transcript and sends it; starts a conversation first when none runs. */
-  sendText(text: string, startOptions: () => SessionOptions): void {
-    if (!this.active) this.start(startOptions());
-    const entry = this.#add({ role: 'user', text, eventId: null, streaming: false, delivery: this.phase === 'connected' ? 'sent' : 'pending' });
+  /**
+   * Adds the visitor's text to the transcript and sends it (`user_message`): at once when connected, after the handshake
+   * while connecting (`pending`), or marked `unsent` when no conversation runs.
+   */
+  sendText(text: string): void {
+    const entry = this.#add({ role: 'user', text, eventId: null, streaming: false, delivery: this.status === 'connected' ? 'sent' : 'pending' });
     if (!this.#session?.sendUserMessage(text)) entry.delivery = 'unsent';
   }
 
   /** Tells the service the visitor is typing, at most once a second (PROTOCOL.md section 3). */
   typing(): void {
     const now = Date.now();
-    if (this.phase !== 'connected' || now - this.#lastActivity < 1000) return;
+    if (this.status !== 'connected' || now - this.#lastActivity < 1000) return;
     this.#lastActivity = now;
     this.#session?.sendUserActivity();
   }

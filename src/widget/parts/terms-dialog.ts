@@ -1,28 +1,33 @@
-import { html, type TemplateResult } from 'lit';
-import type { TextContents } from '../config/types.js';
-import type { LinkPolicy } from '../markdown/link-policy.js';
-import { renderSafeHtml } from '../markdown/render.js';
-
-/** The terms to accept before the first conversation: `terms_html` (sanitised) or else `terms_text` (PROTOCOL.md section 2). */
-export interface Terms {
-  html: string;
-  text: string;
-  /** localStorage key that remembers acceptance, or '' */
-  key: string;
-}
+import { css, html, type TemplateResult } from 'lit';
+import type { Terms } from '../../config/texts.js';
+import type { Labels } from '../../config/types.js';
+import type { LinkPolicy } from '../../markdown/link-policy.js';
+import { renderSafeHtml } from '../../markdown/render.js';
 
 /** The sanitised terms, one element per `Terms`, moved into the dialog each time it opens (never re-parsed). */
 const rendered = new WeakMap<Terms, HTMLElement>();
 
+/** Options of `termsDialog`. */
+export interface TermsDialogOptions {
+  terms: Terms;
+  texts: Labels;
+  linkPolicy: LinkPolicy;
+  onAccept: () => void;
+  /** Declined: the decline button or Escape (`cancel`). */
+  onDecline: () => void;
+}
+
 /**
- * The terms sheet (`part="terms"`): a native modal `<dialog>` (focus kept inside, Escape declines, focus returns), the
- * terms as sanitised HTML or text, and the `accept_terms` / `dismiss_terms` buttons. The element opens it with `showModal()`.
+ * The terms sheet (`part="terms"`; PROTOCOL.md section 2): a native modal `<dialog>` (focus kept inside, Escape
+ * declines), the terms as sanitised HTML (`terms_html`) or text (`terms_text`), and the `accept_terms` /
+ * `dismiss_terms` buttons (`part="accept-terms-button"` / `part="decline-terms-button"`). The terms controller opens
+ * it with `showModal()` and returns focus when it closes.
  */
-export function renderTerms(terms: Terms, texts: TextContents, policy: LinkPolicy, onAccept: () => void, onDecline: () => void): TemplateResult {
+export function termsDialog({ terms, texts, linkPolicy, onAccept, onDecline }: TermsDialogOptions): TemplateResult {
   let content: HTMLElement | string = terms.text;
   if (terms.html) {
     content = rendered.get(terms) ?? document.createElement('div');
-    if (!rendered.has(terms)) content.append(renderSafeHtml(terms.html, policy));
+    if (!rendered.has(terms)) content.append(renderSafeHtml(terms.html, linkPolicy));
     rendered.set(terms, content);
   }
   return html`<dialog part="terms" class="terms" aria-label=${texts.main_label} aria-describedby="terms-text" @cancel=${onDecline}>
@@ -33,3 +38,17 @@ export function renderTerms(terms: Terms, texts: TextContents, policy: LinkPolic
     </div>
   </dialog>`;
 }
+
+export const termsDialogStyles = css`
+  .terms-text :first-child {
+    margin-top: 0;
+  }
+  .terms {
+    max-width: min(440px, 90vw);
+    padding: 20px;
+    border-radius: var(--_sheet-radius);
+  }
+  .terms::backdrop {
+    background: #0006;
+  }
+`;

@@ -1,0 +1,77 @@
+import type { ReactiveController, ReactiveElement } from 'lit';
+import type { Terms } from '../../config/texts.js';
+import * as log from '../../internal/console.js';
+
+/**
+ * The terms a visitor accepts before the first conversation (PROTOCOL.md section 2): whether they are still to be
+ * accepted, the dialog's open state (kept here and nowhere else) and what waits for acceptance. Accepting is remembered
+ * for this page view and under `terms_key` in localStorage; declining starts nothing. Opening shows the `<dialog>` as
+ * a modal; closing returns focus to what opened it (or, when that is gone, to what `fallbackFocus` finds).
+ */
+export class TermsController implements ReactiveController {
+  /** True while the terms dialog is shown. */
+  open = false;
+  #accepted = false;
+  #pending: (() => void) | null = null;
+  #opener: HTMLElement | null = null;
+
+  constructor(
+    private readonly host: ReactiveElement,
+    private readonly fallbackFocus: () => HTMLElement | null,
+  ) {
+    host.addController(this);
+  }
+
+  hostUpdated(): void {
+    const dialog = this.host.renderRoot.querySelector('dialog');
+    if (this.open && dialog && !dialog.open) dialog.showModal();
+  }
+
+  hostDisconnected(): void {
+    this.open = false;
+    this.#pending = null;
+    this.#opener = null;
+  }
+
+  /** True when `terms` must be accepted first: not accepted in this page view, nor remembered under their key. */
+  pending(terms: Terms | null): boolean {
+    if (!terms || this.#accepted) return false;
+    try {
+      return !terms.key || localStorage.getItem(terms.key) !== 'accepted';
+    } catch {
+      return true;
+    }
+  }
+
+  /** Runs `start` now, or after the visitor accepted `terms` (the dialog opens); declining drops it. */
+  run(terms: Terms | null, start: () => void): void {
+    if (!this.pending(terms)) return start();
+    this.#pending = start;
+    this.#opener = (this.host.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
+    this.open = true;
+    this.host.requestUpdate();
+  }
+
+  /** The visitor accepted: remember it, close, run what waited. */
+  accept(terms: Terms | null): void {
+    const start = this.#pending;
+    this.#accepted = true;
+    try {
+      if (terms?.key) localStorage.setItem(terms.key, 'accepted');
+    } catch {
+      log.warn('no localStorage: terms acceptance kept for this page view only.');
+    }
+    this.close();
+    start?.();
+  }
+
+  /** Closes the dialog (declined, Escape, or after accepting); what waited starts only through `accept`. */
+  close(): void {
+    const opener = this.#opener;
+    this.host.renderRoot.querySelector('dialog')?.close();
+    this.open = false;
+    this.#pending = this.#opener = null;
+    this.host.requestUpdate();
+    void this.host.updateComplete.then(() => (opener?.isConnected ? opener : this.fallbackFocus())?.focus());
+  }
+}

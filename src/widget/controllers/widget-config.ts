@@ -1,0 +1,194 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { defaultServerUrl, serviceEndpoint, type ServiceEndpoint } from '../../client/paths.js';
+import { fetchWidgetConfig } from '../../client/rest.js';
+import {
+  CONFIG_ATTRIBUTES, applyAttributeLayer, attributeFor, attributeLayer, parseDynamicVariables, parseTextContents,
+  type AttributeValues, type DynamicVariables,
+} from '../../config/attributes.js';
+import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../config/defaults.js';
+import { offeredLanguages, preferredLanguage } from '../../config/language.js';
+import { resolveTexts, termsFor, type Terms } from '../../config/texts.js';
+import type { Labels, WidgetConfig } from '../../config/types.js';
+import { normalizeLanguage, resolveWidgetConfig } from '../../config/validate.js';
+import * as log from '../../internal/console.js';
+import { isRecord } from '../../internal/record.js';
+import type { LinkPolicy } from '../../markdown/link-policy.js';
+
+/** What the configuration is read and resolved from: the element's attributes, as strings (untrusted). */
+export interface WidgetConfigArgs {
+  agentId: string;
+  serverUrl: string;
+  signedUrl: string | null;
+  /** JSON of `dynamic-variables`. */
+  dynamicVariables: string;
+  /** JSON of `text-contents`. */
+  textContents: string;
+  /** The override and conversation attributes (`variant`, …, `override-*`, `user-id`), null when absent. */
+  attributes: AttributeValues;
+}
+
+/** The resolved configuration of one element (PROTOCOL.md section 2): what every part renders from. */
+export interface WidgetConfigValue {
+  /** The service's `widget_config`, validated, with the attributes laid over it (attributes win). */
+  config: WidgetConfig;
+  /** Every label in the conversation language (text precedence of PROTOCOL.md section 2). */
+  texts: Labels;
+  /** The link policy of agent markdown and `terms_html` (`markdown_link_*`). */
+  linkPolicy: LinkPolicy;
+  /** The terms to accept before the first conversation, in the conversation language, or null. */
+  terms: Terms | null;
+  /** The conversation language: the `language` attribute, else the visitor's choice, else the browser's when offered, else the agent's. */
+  language: string;
+  /** The agent's own language as the service sent it (normalised; `en` when none). */
+  agentLanguage: string;
+  /** The parsed `dynamic-variables`. */
+  dynamicVariables: DynamicVariables;
+  /** Where the element talks to. */
+  endpoint: ServiceEndpoint;
+}
+
+/** Status of the read, in the style of `@lit/task` (DESIGN.md rule 5): `error` covers bad attributes and a failed read. */
+export type WidgetConfigStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/** The attributes whose change starts a new read. */
+const readArgs = (args: WidgetConfigArgs): unknown[] => [args.agentId, args.serverUrl, args.signedUrl];
+
+/**
+ * Reads one agent's widget configuration (SERVICE-INTERFACE.md 4.2, PROTOCOL.md section 2) and resolves it with the
+ * element's attributes, in the style of `@lit/task`: `args` are read before each update; a change of `agent-id`,
+ * `server-url` or `signed-url` starts a new read (one AbortController per run; a newer run or the element leaving
+ * aborts the older); every derived value is computed from its own arguments and kept while they stay the same
+ * (a configuration is validated, and its problems reported, once per response and override attributes).
+ * Never throws: bad attributes and a failed read end in status `error` with the cause in the console.
+ */
+export class WidgetConfigController implements ReactiveController {
+  status: WidgetConfigStatus = 'idle';
+
+  #raw: unknown = null;
+  #endpoint: ServiceEndpoint | null = null;
+  #abort: AbortController | null = null;
+  #readArgs: unknown[] = [];
+  /** The conversation language chosen: see `WidgetConfigValue.language`. */
+  #language = '';
+  #languageAttribute: string | null | undefined;
+  #announced = false;
+  readonly #validated = memo((raw: unknown, ...attributes: (string | null | undefined)[]) => this.#validate(raw, attributes));
+  readonly #labels = memo((config: WidgetConfig, language: string, textContents: string) => ({
+    texts: resolveTexts(config, language, this.#textContents(textContents)),
+    terms: termsFor(config, language),
+  }));
+  readonly #dynamicVariables = memo(parseDynamicVariables);
+  readonly #textContents = memo(parseTextContents);
+
+  constructor(private readonly host: ReactiveControllerHost, private readonly args: () => WidgetConfigArgs) {
+    host.addController(this);
+  }
+
+  /** The resolved configuration once read (status `ready`), else null. */
+  get value(): WidgetConfigValue | null {
+    if (this.status !== 'ready') return null;
+    const args = this.args();
+    const { config, linkPolicy, agentLanguage } = this.#validated(this.#raw, ...LAYERED_ATTRIBUTES.map((name) => args.attributes[name]));
+    const language = this.#language;
+    const { texts, terms } = this.#labels(config, language, args.textContents);
+    return { config, texts, linkPolicy, terms, language, agentLanguage, dynamicVariables: this.#dynamicVariables(args.dynamicVariables), endpoint: this.#endpoint! };
+  }
+
+  /** Every label: the resolved ones, or before the configuration is read the defaults under the `text-contents` attribute. */
+  get texts(): Labels {
+    return this.value?.texts ?? { ...DEFAULT_TEXTS, ...WIDGET_LABELS, ...this.#textContents(this.args().textContents) };
+  }
+
+  /** A re-added element reads again unless its configuration was read (its run was aborted on removal). */
+  hostConnected(): void {
+    if (this.status === 'ready') return;
+    this.#readArgs = [];
+    this.host.requestUpdate();
+  }
+
+  hostDisconnected(): void {
+    this.#abort?.abort();
+    this.#abort = null;
+    if (this.status === 'loading') this.status = 'idle';
+  }
+
+  hostUpdate(): void {
+    const args = readArgs(this.args());
+    if (args.some((value, i) => value !== this.#readArgs[i])) {
+      this.#readArgs = args;
+      void this.#read(this.args());
+    }
+  }
+
+  /** The visitor picked a language in the selector (one of `offeredLanguages`): labels, terms and greeting follow. */
+  chooseLanguage(language: string): void {
+    this.#language = language;
+    this.host.requestUpdate();
+  }
+
+  async #read(args: WidgetConfigArgs): Promise<void> {
+    this.#abort?.abort();
+    this.#abort = null;
+    try {
+      this.#endpoint = serviceEndpoint(args, defaultServerUrl());
+    } catch (error) {
+      this.status = 'error';
+      log.error(`${(error as Error).message}; the widget cannot start.`);
+      return;
+    }
+    const { serverUrl, agentId, signature } = this.#endpoint;
+    const abort = (this.#abort = new AbortController());
+    this.status = 'loading';
+    try {
+      const response = await fetchWidgetConfig(serverUrl, agentId, { signal: abort.signal, ...(signature ? { conversationSignature: signature } : {}) });
+      if (abort.signal.aborted) return;
+      this.#raw = response.widget_config;
+      this.status = 'ready';
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      this.status = 'error';
+      log.error(`could not read the widget configuration of agent "${agentId}" from ${serverUrl}: ${(error as Error).message}`, error);
+    } finally {
+      if (this.#abort === abort) this.#abort = null;
+    }
+    this.host.requestUpdate();
+  }
+
+  /** Validates the service's configuration with the override attributes laid over it (attributes win); sets the language. */
+  #validate(raw: unknown, attributes: (string | null | undefined)[]): Pick<WidgetConfigValue, 'config' | 'linkPolicy' | 'agentLanguage'> {
+    const values = Object.fromEntries(LAYERED_ATTRIBUTES.map((name, i) => [name, attributes[i]])) as AttributeValues;
+    const config = resolveWidgetConfig(
+      applyAttributeLayer(raw, attributeLayer(values, log.warn)),
+      (field, problem) => {
+        const attribute = attributeFor(field, values);
+        log.warn(`${attribute ? `attribute ${attribute} (widget_config.${field})` : `widget_config.${field}`}: ${problem}; using the default.`);
+      },
+      location.href,
+    );
+    // The `language` attribute decides when it is set or changes; else keep the visitor's choice while it is offered;
+    // else the browser's language when the agent offers it, else the agent's.
+    const attributeChanged = values.language !== this.#languageAttribute;
+    this.#languageAttribute = values.language;
+    if (values.language && (attributeChanged || !this.#language)) this.#language = config.language;
+    else if (!offeredLanguages(config).includes(this.#language)) this.#language = values.language ? config.language : preferredLanguage(config, navigator.languages ?? []);
+    if (!this.#announced && config.use_rtc) log.info('use_rtc: talking over the WebSocket (no WebRTC transport yet).');
+    this.#announced = true;
+    return {
+      config,
+      linkPolicy: { allowedHosts: config.markdown_link_allowed_hosts, includeWww: config.markdown_link_include_www, allowHttp: config.markdown_link_allow_http, pageUrl: location.href },
+      agentLanguage: normalizeLanguage(isRecord(raw) ? raw['language'] : '') ?? 'en',
+    };
+  }
+}
+
+/** The attributes laid over the configuration (`CONFIG_ATTRIBUTES`); the conversation attributes only shape the initiation. */
+const LAYERED_ATTRIBUTES = Object.keys(CONFIG_ATTRIBUTES) as (keyof AttributeValues)[];
+
+/** `fn` remembered for its last arguments, as `@lit/task` keeps its value while its args stay equal (`===` each). */
+function memo<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  let last: { args: A; result: R } | null = null;
+  return (...args) => {
+    if (!last || args.length !== last.args.length || args.some((arg, i) => arg !== last!.args[i])) last = { args, result: fn(...args) };
+    return last.result;
+  };
+}

@@ -1,0 +1,27 @@
+/** The parts of the element (DESIGN.md layout): render functions, each taking one named-options object, and their styles. */
+import { avatarStyles } from './avatar.js';
+import { codeActionsStyles } from './code-actions.js';
+import { composerStyles } from './composer.js';
+import { errorStateStyles } from './error-state.js';
+import { feedbackSheetStyles } from './feedback-sheet.js';
+import { headerStyles } from './header.js';
+import { launcherStyles } from './launcher.js';
+import { messageStyles } from './message.js';
+import { panelStyles } from './panel.js';
+import { termsDialogStyles } from './terms-dialog.js';
+import { transcriptStyles } from './transcript.js';
+
+export { composer } from './composer.js';
+export { errorState } from './error-state.js';
+export { feedbackSheet } from './feedback-sheet.js';
+export { conversationId, header } from './header.js';
+export { launcher } from './launcher.js';
+export { banner, conversationActions, panel } from './panel.js';
+export { termsDialog } from './terms-dialog.js';
+export { transcript } from './transcript.js';
+
+/** Every part's styles, in cascade order (after the shared styles). */
+export const partStyles = [
+  launcherStyles, avatarStyles, errorStateStyles, panelStyles, headerStyles, transcriptStyles, messageStyles, codeActionsStyles,
+  composerStyles, feedbackSheetStyles, termsDialogStyles,
+];

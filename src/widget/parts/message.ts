@@ -1,0 +1,119 @@
+import { css, html, nothing, type TemplateResult } from 'lit';
+import { stripAudioTags } from '../../config/texts.js';
+import type { Labels } from '../../config/types.js';
+import type { LinkPolicy } from '../../markdown/link-policy.js';
+import { renderMarkdown } from '../../markdown/render.js';
+import type { TranscriptEntry } from '../controllers/conversation.js';
+import { codeActions } from './code-actions.js';
+import { messageRating, type MessageScore } from './message-rating.js';
+
+/**
+ * The rendered markdown of an entry, kept while its text does not change: one `.md` element per entry, which Lit
+ * moves into whichever part shows it (the panel closed and opened again, the element re-added), never re-parsed.
+ */
+const rendered = new WeakMap<object, { text: string; policy: LinkPolicy; node: HTMLElement }>();
+
+/** Options of `agentContent`. */
+export interface AgentContentOptions {
+  /** What the rendering is kept for: the transcript entry, or the configuration for the greeting. */
+  owner: object;
+  /** Agent markdown, audio tags already stripped when asked. */
+  text: string;
+  linkPolicy: LinkPolicy;
+  texts: Labels;
+}
+
+/** Agent markdown through the one pipeline (marked → DOMPurify → link policy), with code actions under each code block. */
+export function agentContent({ owner, text, linkPolicy, texts }: AgentContentOptions): HTMLElement {
+  const cached = rendered.get(owner);
+  if (cached && cached.text === text && cached.policy === linkPolicy) return cached.node;
+  const node = document.createElement('div');
+  node.className = 'md';
+  node.append(renderMarkdown(text, linkPolicy));
+  node.querySelectorAll('pre').forEach((pre) => codeActions({ pre, texts }));
+  rendered.set(owner, { text, policy: linkPolicy, node });
+  return node;
+}
+
+/** Options of `message`. */
+export interface MessageOptions {
+  entry: TranscriptEntry;
+  texts: Labels;
+  linkPolicy: LinkPolicy;
+  /** Remove bracketed audio tags such as `[laughs]` from agent text (`strip_audio_tags`). */
+  stripTags: boolean;
+  /** Like / dislike of agent messages while a conversation runs (`feedback_mode: during`), or null. */
+  onRate: ((entry: TranscriptEntry, score: MessageScore) => void) | null;
+}
+
+/**
+ * One transcript line: an agent message (`part="message agent-message"`, markdown, `aria-busy` while it streams),
+ * a visitor's message (`part="message user-message"`, text, marked when it was not delivered), a notice of how the
+ * conversation ended (`part="notice"`) or a client tool's status (`part="notice tool-status"`).
+ */
+export function message({ entry, texts, linkPolicy, stripTags, onRate }: MessageOptions): TemplateResult {
+  if (entry.role === 'tool') return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
+  if (entry.role === 'notice') return html`<p part="notice" class="notice ${entry.notice === 'error' ? 'error' : ''}">${noticeText(entry, texts)}</p>`;
+  if (entry.role === 'user') {
+    return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
+      ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark"> (${texts.error_occurred})</span>` : nothing}
+    </div>`;
+  }
+  return html`<div part="message agent-message" class="message agent" dir="auto" aria-busy=${entry.streaming ? 'true' : 'false'}>
+    ${agentContent({ owner: entry, text: stripTags ? stripAudioTags(entry.text) : entry.text, linkPolicy, texts })}
+    ${onRate && entry.eventId !== null && !entry.streaming ? messageRating({ entry, texts, onRate }) : nothing}
+  </div>`;
+}
+
+function noticeText(entry: TranscriptEntry, texts: Labels): string {
+  if (entry.notice === 'user') return texts.user_ended_conversation;
+  if (entry.notice === 'agent') return texts.agent_ended_conversation;
+  return texts.error_occurred;
+}
+
+export const messageStyles = css`
+  .message {
+    max-width: 85%;
+    padding: 8px 12px;
+    border-radius: var(--_bubble-radius);
+    overflow-wrap: anywhere;
+    align-self: flex-start;
+    background: var(--_base-active);
+  }
+  .message.user {
+    align-self: flex-end;
+    background: var(--_accent);
+    color: var(--_accent-primary);
+    white-space: pre-wrap;
+  }
+  .message.unsent {
+    background: var(--_base);
+    color: var(--_base-error);
+    border: 1px solid var(--_base-error);
+  }
+  .md > * {
+    margin: 0.4em 0;
+    font-size: 1em;
+  }
+  .md > :first-child {
+    margin-top: 0;
+  }
+  .md > :last-child {
+    margin-bottom: 0;
+  }
+  .message :is(ul, ol) {
+    padding-inline-start: 1.2em;
+  }
+  a {
+    color: inherit;
+  }
+  img {
+    max-width: 100%;
+  }
+  .notice {
+    align-self: center;
+    margin: 4px 0;
+    color: var(--_base-subtle);
+    font-size: 12px;
+  }
+`;

@@ -1,0 +1,98 @@
+import { css, html, nothing, type TemplateResult } from 'lit';
+import { directionOf } from '../../config/language.js';
+import type { Labels, WidgetConfig } from '../../config/types.js';
+
+/** Where the "powered by" line points unless `override_link` says otherwise. */
+const BANNER_LINK = 'https://www.npmjs.com/package/voice-agent-widget';
+
+/** Options of `panel`. */
+export interface PanelOptions {
+  texts: Labels;
+  /** The conversation language: the panel's direction (Arabic, Hebrew, Persian and Urdu right to left). */
+  language: string;
+  /** True when expanded to the viewport (`expandable`). */
+  expanded: boolean;
+  /** Keys inside the panel (Escape closes it). */
+  onKeydown: (event: KeyboardEvent) => void;
+  /** The header, transcript, actions, composer… in order. */
+  content: unknown[];
+}
+
+/** The conversation panel (`part="panel"`, `id="panel"` for the launcher's `aria-controls`), a group named by `main_label`. */
+export function panel({ texts, language, expanded, onKeydown, content }: PanelOptions): TemplateResult {
+  return html`<div id="panel" part="panel" dir=${directionOf(language)} class="panel ${expanded ? 'expanded' : ''}" role="group" aria-label=${texts.main_label} @keydown=${onKeydown}>
+    ${content}
+  </div>`;
+}
+
+/** Options of `conversationActions`. */
+export interface ConversationActionsOptions {
+  texts: Labels;
+  /** True while a conversation starts or runs: the end button. */
+  active: boolean;
+  /** The agent takes text (`text_only` or `supports_text_only`): the start button when none runs. */
+  textAllowed: boolean;
+  onStart: () => void;
+  onEnd: () => void;
+}
+
+/** The start (`part="start-button"`, `start_chat`) or end (`part="end-button"`, `end_call`) button of a conversation. */
+export function conversationActions({ texts, active, textAllowed, onStart, onEnd }: ConversationActionsOptions): TemplateResult {
+  return html`<div class="actions">
+    ${active
+      ? html`<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
+      : textAllowed
+        ? html`<button part="button start-button" class="primary start" type="button" @click=${onStart}>${texts.start_chat}</button>`
+        : nothing}
+  </div>`;
+}
+
+/** The "powered by" line (`part="banner"`) unless `disable_banner`; it points to `override_link` when set. */
+export function banner({ config }: { config: WidgetConfig }): TemplateResult | typeof nothing {
+  return config.disable_banner
+    ? nothing
+    : html`<a part="banner" class="banner" href=${config.override_link || BANNER_LINK} target="_blank" rel="noopener noreferrer">voice-agent-widget</a>`;
+}
+
+export const panelStyles = css`
+  /* panel size by variant: --_w × --_h, never larger than the viewport; expanded takes the viewport */
+  .root {
+    --_w: 400px;
+    --_h: 560px;
+    --_launcher: 72px;
+  }
+  .tiny {
+    --_w: 340px;
+    --_h: 480px;
+  }
+  .full {
+    --_w: 480px;
+    --_h: 680px;
+  }
+  .panel {
+    display: flex;
+    flex-direction: column;
+    width: min(var(--_w), 100vw - 2 * var(--_overlay-padding));
+    height: min(var(--_h), 100vh - 2 * var(--_overlay-padding) - var(--_launcher));
+    border-radius: var(--_sheet-radius);
+    overflow: hidden;
+  }
+  .expanded {
+    --_w: 100vw;
+    --_h: 100vh;
+  }
+  .always {
+    --_launcher: 0px;
+  }
+  .actions {
+    justify-content: center;
+    padding: 0 16px 8px;
+  }
+  .banner {
+    align-self: center;
+    margin-bottom: 8px;
+    color: var(--_base-subtle);
+    font-size: 11px;
+    text-align: center;
+  }
+`;
