@@ -55,8 +55,16 @@ export type {
 } from './config/types.js';
 /** The built-in labels (English) and their keys; the widget's own labels beyond `text_contents`. */
 export { DEFAULT_TEXTS, TEXT_KEYS, WIDGET_LABELS } from './config/defaults.js';
-/** Every label for a language (PROTOCOL.md section 2, text precedence). */
-export { resolveTexts } from './config/texts.js';
+/** The defaults of `styles` (colours, px sizes) and of the orb (PROTOCOL.md section 2). */
+export { DEFAULT_ORB_COLORS, DEFAULT_STYLE_COLORS, DEFAULT_STYLE_SIZES } from './config/defaults.js';
+/** The limits untrusted text is held to (characters; px for sizes). */
+export { MAX_LONG_TEXT_LENGTH, MAX_PROMPT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH, MAX_URL_LENGTH } from './config/defaults.js';
+/** Every label for a language (text precedence), the preset and first message for a language, `{{name}}` filling, audio tag stripping. */
+export { fillDynamicVariables, firstMessageFor, presetFor, resolveTexts, stripAudioTags } from './config/texts.js';
+/** The languages an agent offers, the one a visitor's browser prefers, each one's own name and its direction. */
+export { directionOf, languageName, offeredLanguages, preferredLanguage } from './config/language.js';
+/** The checks the validation uses: a CSS colour and nothing else, a language tag, an https or same-origin URL. */
+export { isCssColor, normalizeLanguage, safeUrl } from './config/validate.js';
 /** The theme tokens of a configuration and their CSS rule (DESIGN.md rule 6). */
 export { resolveTheme, themeRule, type Theme } from './config/theme.js';
 /** The JSON attributes, read as the element reads them (untrusted values reported and left out). */

@@ -552,7 +552,7 @@ async function shootStates() {
   await box.press('Enter');
   await page.getByText('Ask me for links, a tool, some markdown, or say bye.').waitFor();
   await waitForReplyDone(page);
-  await page.getByRole('button', { name: 'Like' }).last().click();
+  await page.getByRole('button', { name: 'Like', exact: true }).last().click();
   await shoot(page, 'feedback-during.png');
   await context.close();
 }
