@@ -2,10 +2,11 @@
  * Issue 3 in the element: attribute overrides (also changed on a live element), terms before the first conversation,
  * languages, expand and dismiss — against the reference service's fixture agents over real HTTP and WebSocket.
  */
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { captureConsole, until } from '../helpers.js';
 import { $, $$, FULL_TERMS_KEY, button, messages, mountWidget, openPanel, sendText } from '../widget-helpers.js';
+import type { VoiceAgentConversationEvent } from '../../src/events/index.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
 const root = (el: VoiceAgentWidget): HTMLElement => $(el, '[part~="root"]')!;
@@ -51,9 +52,9 @@ describe('override attributes', () => {
       'dynamic-variables': '{"who":"Ada"}',
     });
     await openPanel(el);
-    let conversationId = '';
-    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     button(el, 'Start a chat')!.click();
+    const { conversationId } = (await started).detail;
     await until(() => messages(el).some((m) => m.text === 'Custom Ada greeting'), 'the overridden first message, filled in');
     const { apiKey, serviceUrl } = await import('/__service__.js');
     const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
@@ -122,6 +123,10 @@ describe('terms', () => {
     button(el, 'Accept')!.click();
     await until(() => messages(el).some((m) => m.text.includes('You said: after terms')), 'the waiting message went out');
     expect(localStorage.getItem(FULL_TERMS_KEY)).to.equal('accepted');
+  });
+
+  it('does not ask a returning visitor (terms_key accepted) again', async () => {
+    // Without askTerms, mountWidget stores FULL_TERMS_KEY as 'accepted': what the test above leaves behind.
     const again = await mountWidget('agent_demo_support', {}, false);
     await openPanel(again);
     button(again, 'Message')!.click();
@@ -150,10 +155,10 @@ describe('languages', () => {
     await el.updateComplete;
     expect(panel(el).dir).to.equal('ltr');
     expect($<HTMLInputElement>(el, 'input')!.placeholder).to.equal('Nachricht senden ...');
-    let conversationId = '';
-    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     button(el, 'Message')!.click();
-    await until(() => conversationId && messages(el).some((m) => m.text.startsWith('Hallo!')), 'German first message from the service');
+    const { conversationId } = (await started).detail;
+    await until(() => messages(el).some((m) => m.text.startsWith('Hallo!')), 'German first message from the service');
     const { apiKey, serviceUrl } = await import('/__service__.js');
     const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
     expect(record.conversation_initiation_client_data.conversation_config_override.agent.language).to.equal('de');
@@ -168,10 +173,9 @@ describe('languages from attributes', () => {
     await el.updateComplete;
     expect($(el, '.launcher')!.textContent!.trim()).to.equal("Besoin d'aide ?");
     await openPanel(el);
-    let conversationId = '';
-    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     button(el, 'Message')!.click();
-    await until(() => conversationId, 'started');
+    const { conversationId } = (await started).detail;
     const { apiKey, serviceUrl } = await import('/__service__.js');
     const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
     expect(record.conversation_initiation_client_data.conversation_config_override.agent).to.deep.equal({
@@ -183,18 +187,9 @@ describe('languages from attributes', () => {
 
 describe('no attributes at all', () => {
   it('shows the error state and says the agent-id is missing', async () => {
-    const { result: el, errors } = await captureConsole(async () => {
-      const widget = document.createElement('voice-agent-widget');
-      document.body.append(widget);
-      await widget.updateComplete;
-      return widget;
-    });
-    try {
-      expect($(el, '[part~="error"]')).to.exist;
-      expect(errors.some((e) => e.includes('agent-id attribute is missing'))).to.equal(true);
-    } finally {
-      el.remove();
-    }
+    const { result: el, errors } = await captureConsole(() => fixture<VoiceAgentWidget>(html`<voice-agent-widget></voice-agent-widget>`));
+    expect($(el, '[part~="error"]')).to.exist;
+    expect(errors.some((e) => e.includes('agent-id attribute is missing'))).to.equal(true);
   });
 });
 
@@ -223,10 +218,10 @@ describe('expand, dismiss, conversation id', () => {
   it('shows the conversation id with a copy button once a conversation has started', async () => {
     const el = await mountWidget('agent_demo_support');
     await openPanel(el);
-    let conversationId = '';
-    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     button(el, 'Message')!.click();
-    await until(() => conversationId && $(el, '[part~="conversation-id"]'), 'id shown');
+    const { conversationId } = (await started).detail;
+    await until(() => $(el, '[part~="conversation-id"]'), 'id shown');
     expect($(el, '[part~="conversation-id"] code')!.textContent).to.equal(conversationId);
     expect($(el, '[part~="conversation-id"]')!.textContent).to.contain('ID:');
     expect(button(el, 'Copy ID')).to.exist;

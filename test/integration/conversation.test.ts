@@ -1,10 +1,11 @@
 /**
  * The real element against the reference service (demo/service) over real HTTP and WebSocket on 127.0.0.1.
  */
-import { expect } from '@open-wc/testing';
+import { expect, oneEvent } from '@open-wc/testing';
 import { apiKey } from '/__service__.js';
 import { captureConsole, until } from '../helpers.js';
 import { $, $$, button, messages, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
+import type { VoiceAgentConversationEndEvent, VoiceAgentConversationEvent } from '../../src/events/index.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
 async function lastAgentText(el: VoiceAgentWidget, includes: string): Promise<HTMLElement> {
@@ -47,10 +48,10 @@ describe('conversation with the reference service', () => {
     const seen = new Set<string>();
     const observer = new MutationObserver(() => $$(el, '.message.agent').forEach((m) => seen.add(m.textContent!.trim())));
     observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
-    let conversationId = '';
-    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     // Typed before any conversation: it starts one, waits for the handshake, and is not lost.
     await sendText(el, 'hello <b>there</b> & welcome');
+    const { conversationId } = (await started).detail;
     const reply = await lastAgentText(el, 'You said:');
     observer.disconnect();
     expect(reply.querySelector('strong')!.textContent).to.equal('hello there & welcome');
@@ -101,13 +102,12 @@ describe('conversation with the reference service', () => {
   it('ends the conversation from the End button and tells the visitor; the record is done', async () => {
     const el = await mountWidget('agent_demo_support');
     await openPanel(el);
-    let conversationId = '';
-    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     button(el, 'Message')!.click();
-    await until(() => conversationId, 'conversation started');
-    const ended = new Promise<string>((resolve) => el.addEventListener('voice-agent-conversation-end', (e) => resolve(e.detail.reason)));
+    const { conversationId } = (await started).detail;
+    const ended = oneEvent<VoiceAgentConversationEndEvent>(el, 'voice-agent-conversation-end');
     button(el, 'End')!.click();
-    expect(await ended).to.equal('user');
+    expect((await ended).detail.reason).to.equal('user');
     await el.updateComplete;
     expect($(el, '[part~="notice"]')!.textContent).to.equal('You ended the conversation');
     expect($<HTMLInputElement>(el, 'input')!.placeholder).to.equal('Start a new conversation');
@@ -158,9 +158,9 @@ describe('conversation with the reference service', () => {
   it('closes the socket when the element is removed mid-conversation, and comes back clean when re-added', async () => {
     const el = await mountWidget('agent_minimal');
     await openPanel(el);
-    let conversationId = '';
-    el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+    const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     await sendText(el, 'hello');
+    const { conversationId } = (await started).detail;
     await lastAgentText(el, 'You said: hello');
     const parent = el.parentElement!;
     el.remove();
@@ -175,6 +175,7 @@ describe('conversation with the reference service', () => {
   });
 
   it('runs two widgets side by side, each with its own conversation', async () => {
+    // Two fixtures on purpose: the subject is two widgets on one page, neither seeing the other's conversation.
     const [a, b] = await Promise.all([mountWidget('agent_minimal'), mountWidget('agent_text_only')]);
     await openPanel(a);
     await openPanel(b);
@@ -194,11 +195,14 @@ describe('conversation with the reference service', () => {
     expect(errors.some((e) => e.includes('no_such_agent') && e.includes('404'))).to.equal(true);
   });
 
-  it('shows the error state for a bad server-url and a missing agent-id, without throwing', async () => {
+  it('shows the error state for a bad server-url, without throwing', async () => {
     const bad = await captureConsole(() => mountWidget('agent_minimal', { 'server-url': 'javascript:alert(1)' }));
     await bad.result.updateComplete;
     expect($(bad.result, '[part~="error"]')).to.exist;
     expect(bad.errors.some((e) => e.includes('server-url'))).to.equal(true);
+  });
+
+  it('shows the error state for a missing agent-id, without throwing', async () => {
     const missing = await captureConsole(() => mountWidget(''));
     expect($(missing.result, '[part~="error"]')).to.exist;
     expect(missing.errors.some((e) => e.includes('agent-id'))).to.equal(true);

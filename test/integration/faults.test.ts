@@ -4,12 +4,12 @@
  * For each fault: what the visitor sees (error state, notices, unsent marks, status, buttons) and what the developer
  * sees (console, `voice-agent-conversation-end`). Every test clears its faults in afterEach.
  */
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { apiKey } from '/__service__.js';
 import { captureConsole, until } from '../helpers.js';
 import { $, $$, button, messages, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
-import type { VoiceAgentConversationEndEvent } from '../../src/events/index.js';
+import type { VoiceAgentConversationEndEvent, VoiceAgentConversationEvent } from '../../src/events/index.js';
 
 const ERROR = 'An error occurred'; // the default `error_occurred` label
 const CHATTING = 'Chatting with AI agent'; // `chatting_status`
@@ -43,9 +43,13 @@ async function agentReply(el: VoiceAgentWidget, includes: string): Promise<void>
 const statusText = (el: VoiceAgentWidget): string => $(el, '[part~="status"]')!.textContent!.trim();
 const notices = (el: VoiceAgentWidget): string[] => $$(el, '[part~="notice"]').map((n) => n.textContent!.trim());
 
-/** The next `voice-agent-conversation-end` of `el`. */
+/** The detail of the next `voice-agent-conversation-end` of `el` (listens from the call on). */
 const nextEnd = (el: VoiceAgentWidget): Promise<VoiceAgentConversationEndEvent['detail']> =>
-  new Promise((resolve) => el.addEventListener('voice-agent-conversation-end', (e) => resolve(e.detail), { once: true }));
+  oneEvent<VoiceAgentConversationEndEvent>(el, 'voice-agent-conversation-end').then((event) => event.detail);
+
+/** The id of the next conversation `el` starts (`voice-agent-conversation`; listens from the call on). */
+const nextConversationId = (el: VoiceAgentWidget): Promise<string> =>
+  oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation').then((event) => event.detail.conversationId);
 
 /** Mounts `agentId` with a config-read fault in force and checks the error state and the console. */
 async function expectConfigError(agentId: string, consoleNames: string): Promise<void> {
@@ -202,10 +206,10 @@ describe('faults injected into the reference service', () => {
         await setFaults({ socket: { close_after_ms: 700, code: 1011, reason: 'overloaded' } });
         const el = await mountWidget('agent_minimal');
         await openPanel(el);
-        let conversationId = '';
-        el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+        const started = nextConversationId(el);
         const ended = nextEnd(el);
         await sendText(el, 'hello');
+        const conversationId = await started;
         await agentReply(el, 'You said: hello');
         const end = await ended;
         expect(end).to.deep.equal({ conversationId, reason: 'error', code: 1011, message: 'the conversation socket closed (code 1011, overloaded)' });
@@ -221,9 +225,10 @@ describe('faults injected into the reference service', () => {
         expect(button(el, 'End')).to.equal(undefined);
 
         await clearFaults();
+        const restarted = nextConversationId(el);
         button(el, START)!.click();
         await until(() => statusText(el) === CHATTING, 'a new conversation');
-        expect(conversationId).to.match(/^conv_/);
+        expect(await restarted).to.match(/^conv_/);
         await sendText(el, 'second try');
         await agentReply(el, 'You said: second try');
         expect(notices(el)).to.deep.equal([ERROR]);
@@ -236,6 +241,7 @@ describe('faults injected into the reference service', () => {
       await setFaults({ socket: { garbage_every_ms: 15 } });
       const el = await mountWidget('agent_minimal');
       await openPanel(el);
+      // A listener, not oneEvent: the test checks that no end event fires at all.
       const ends: unknown[] = [];
       el.addEventListener('voice-agent-conversation-end', (e) => ends.push(e.detail));
       const { errors, warnings } = await captureConsole(async () => {
@@ -259,6 +265,7 @@ describe('faults injected into the reference service', () => {
         await setFaults({ socket: { error_message: { code: 1011, message: 'the model is overloaded' } } });
         const el = await mountWidget('agent_minimal');
         await openPanel(el);
+        // A listener, not oneEvent: the test checks that no end event fires at all.
         const ends: unknown[] = [];
         el.addEventListener('voice-agent-conversation-end', (e) => ends.push(e.detail));
         await sendText(el, 'hello');
@@ -318,6 +325,7 @@ describe('faults injected into the reference service', () => {
       await setFaults({ socket: { silent: true, times: 1 } });
       const el = await mountWidget('agent_minimal');
       await openPanel(el);
+      // A listener, not oneEvent: the test checks that no end event fires while the server is silent.
       const ends: unknown[] = [];
       el.addEventListener('voice-agent-conversation-end', (e) => ends.push(e.detail));
       button(el, START)!.click();

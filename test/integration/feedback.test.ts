@@ -2,10 +2,11 @@
  * Feedback (PROTOCOL.md section 4) through the widget's own controls, read back from the reference service's
  * conversation record: like / dislike during the conversation, and the end-of-call rating with its comment.
  */
-import { expect } from '@open-wc/testing';
+import { expect, oneEvent } from '@open-wc/testing';
 import { apiKey, serviceUrl } from '/__service__.js';
 import { until } from '../helpers.js';
 import { $, $$, button, mountWidget, openPanel, sendText } from '../widget-helpers.js';
+import type { VoiceAgentConversationEvent } from '../../src/events/index.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
 async function record(conversationId: string): Promise<any> {
@@ -13,11 +14,11 @@ async function record(conversationId: string): Promise<any> {
 }
 
 async function startedConversation(el: VoiceAgentWidget, text: string, reply: string): Promise<string> {
-  let conversationId = '';
-  el.addEventListener('voice-agent-conversation', (e) => (conversationId = e.detail.conversationId));
+  const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
   await openPanel(el);
   await sendText(el, text);
-  await until(() => conversationId && $$(el, '.message.agent[aria-busy="false"]').some((m) => m.textContent!.includes(reply)), 'reply');
+  const { conversationId } = (await started).detail;
+  await until(() => $$(el, '.message.agent[aria-busy="false"]').some((m) => m.textContent!.includes(reply)), 'reply');
   return conversationId;
 }
 

@@ -11,12 +11,13 @@
  * the PENDING_* sets and SHARE_PAGE_ONLY with the reason; their check is `readQuietly`: the service serves the value,
  * the element's own validator keeps it (and it differs from the control's), and the element mounts without a warning.
  */
-import { expect } from '@open-wc/testing';
+import { expect, fixtureCleanup, oneEvent } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import { apiKey } from '/__service__.js';
 import { resolveTexts } from '../../src/config/texts.js';
 import { BOOLEAN_DEFAULTS, LEGACY_TEXT_FIELDS, type TextKey, type WidgetConfig } from '../../src/config/types.js';
 import { resolveWidgetConfig } from '../../src/config/validate.js';
+import type { VoiceAgentConversationEvent } from '../../src/events/index.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import { captureConsole, loadFixture, until } from '../helpers.js';
 import { $, $$, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
@@ -27,7 +28,7 @@ type Probe = (el: VoiceAgentWidget) => unknown;
 interface Context {
   /** console.info lines of this test so far (warnings and errors are collected and must stay empty) */
   infos: string[];
-  /** Removes the widgets on the page, then mounts a new one for a fresh agent with BASELINE plus `change`. */
+  /** Removes the previous fixture, then mounts a new one for a fresh agent with BASELINE plus `change`. */
   mount(change?: Widget, attributes?: Record<string, string>): Promise<VoiceAgentWidget>;
   /** `mount` of the entry's control configuration (BASELINE alone unless the entry says otherwise). */
   control(): Promise<VoiceAgentWidget>;
@@ -85,12 +86,11 @@ async function opened(el: VoiceAgentWidget): Promise<VoiceAgentWidget> {
 /** Opens the panel, starts a text conversation with the start button, resolves with its id once connected. */
 async function startChat(el: VoiceAgentWidget): Promise<string> {
   await opened(el);
-  let id = '';
-  el.addEventListener('voice-agent-conversation', (e) => (id = e.detail.conversationId), { once: true });
+  const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
   part(el, 'start-button')!.click();
-  await until(() => id, 'conversation started');
+  const { conversationId } = (await started).detail;
   await el.updateComplete;
-  return id;
+  return conversationId;
 }
 
 /** The agent's finished reply that contains `includes`. */
@@ -684,10 +684,12 @@ describe('widget configuration field coverage (issue 3)', () => {
       const infos: string[] = [];
       const { info } = console;
       console.info = (...args: unknown[]) => void infos.push(args.map(String).join(' '));
+      // More than one fixture per test on purpose: each check compares the changed widget with a control widget
+      // (legacy and terms_key also with a third configuration). They are mounted one after the other, one on the page at a time.
       const ctx: Context = {
         infos,
         async mount(change = {}, attributes = entry.attributes ?? {}) {
-          document.querySelectorAll('voice-agent-widget').forEach((old) => old.remove());
+          fixtureCleanup();
           return settled(await mountWidget(await agentFor(change, change === entry.change), attributes));
         },
         control: () => ctx.mount(entry.control ?? {}),

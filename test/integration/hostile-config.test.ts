@@ -19,7 +19,7 @@
  * `ignored` (keys the widget does not read, such as `__proto__`: no effect, no report needed), `inert` (a valid string
  * holding markup: shown as text or sanitised, never live), `error` (the widget cannot start: error state, reported).
  */
-import { expect } from '@open-wc/testing';
+import { expect, oneEvent } from '@open-wc/testing';
 import { apiKey } from '/__service__.js';
 import { captureConsole, loadFixture, until } from '../helpers.js';
 import { $, mountWidget, serviceUrl } from '../widget-helpers.js';
@@ -815,6 +815,7 @@ describe('the checks are not vacuous (controls)', () => {
     const valid = { ...BASE, variant: 'full', styles: { accent: '#ff0000' }, avatar: { type: 'image' }, custom_avatar_path: '/test/helpers.ts' };
     await putWidget('hostile_control', JSON.stringify(valid));
     const o = await observe('hostile_control');
+    // Compared with the reference (a second mount, unless an earlier test already observed and cached it).
     const reference = await referenceFor(configJson(BASE, null, undefined));
     expect(o.tokens['accent'], 'a valid accent reaches --_accent').to.equal('#ff0000');
     expect(o.html.closed, 'a valid variant changes the rendering').to.not.equal(reference.html.closed);
@@ -826,7 +827,7 @@ describe('the checks are not vacuous (controls)', () => {
 describe('requests to evil.example', () => {
   it('the check sees them: a control image outside the widget is recorded', async () => {
     const image = new Image();
-    const settled = new Promise((resolve) => (image.onload = image.onerror = resolve));
+    const settled = Promise.race([oneEvent(image, 'load'), oneEvent(image, 'error')]); // whichever comes (evil.example does not answer: error)
     image.src = 'https://evil.example/control.png';
     await settled;
     await until(() => performance.getEntriesByType('resource').some((e) => e.name === 'https://evil.example/control.png'), 'control entry', 2000);

@@ -49,6 +49,8 @@ describe('mount and remove 100 times', () => {
       nativeClearTimeout(id);
     }) as typeof clearTimeout;
     try {
+      // A hundred fixtures in one test on purpose: what is counted is what mounting and removing many times leaves
+      // behind. Only one is on the page at a time (each round removes its element).
       for (let round = 0; round < 100; round += 1) {
         const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>`);
         const root = el.shadowRoot!;

@@ -2,7 +2,7 @@
  * The built script-tag bundle (dist/voice-agent-widget.js, one IIFE) loaded from the service's origin into a page
  * of another origin, as a site owner embeds it: no server-url, so the widget talks to the script's origin.
  */
-import { expect } from '@open-wc/testing';
+import { expect, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { serviceUrl } from '/__service__.js';
 import { until } from '../helpers.js';
@@ -12,7 +12,7 @@ async function embed(body: string): Promise<{ frame: HTMLIFrameElement; win: Win
   frame.style.cssText = 'width: 800px; height: 700px; border: 0';
   const errors: string[] = [];
   frame.srcdoc = `<!doctype html><html lang="en"><head><title>embed</title></head><body>${body}</body></html>`;
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const loaded = oneEvent(frame, 'load');
   document.body.append(frame);
   await loaded;
   const win = frame.contentWindow as Window & typeof globalThis;

@@ -1,7 +1,7 @@
 // README.md, "Using the client without the element": the example, run against the reference service. The code between
 // the two README markers is the README's code block as it is (only the import path differs: the README imports the
 // package, 'voice-agent-widget'); keep the two the same, so `npm run typecheck` and this test prove the README.
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { apiKey, serviceUrl } from '/__service__.js';
 // README: begin
 import {
@@ -69,17 +69,13 @@ export function explain(error: unknown): string {
 
 describe('README: using the client without the element', () => {
   it('talks to agent_minimal: "hello" gets the "You said" reply, the like and the rating reach the service', async () => {
-    const output = document.body.appendChild(document.createElement('output'));
-    try {
-      const { reply, conversationId } = await talk(serviceUrl, 'agent_minimal', 'hello', (text) => text.includes('You said'));
-      expect(reply).to.contain('You said: **hello**');
-      expect(output.textContent).to.equal(reply); // the streamed deltas, joined
-      const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
-      expect(record.metadata.termination_reason).to.equal('client_ended');
-      expect(record.metadata.feedback).to.include({ likes: 1, rating: 5, comment: 'quick and right' });
-    } finally {
-      output.remove();
-    }
+    const output = await fixture<HTMLOutputElement>(html`<output></output>`); // where talk() streams the reply
+    const { reply, conversationId } = await talk(serviceUrl, 'agent_minimal', 'hello', (text) => text.includes('You said'));
+    expect(reply).to.contain('You said: **hello**');
+    expect(output.textContent).to.equal(reply); // the streamed deltas, joined
+    const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
+    expect(record.metadata.termination_reason).to.equal('client_ended');
+    expect(record.metadata.feedback).to.include({ likes: 1, rating: 5, comment: 'quick and right' });
   });
 
   it('explains each typed error', async () => {

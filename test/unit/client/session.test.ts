@@ -47,6 +47,8 @@ function newSession(handshakeTimeoutMs = 2000): { session: ConversationSession; 
     WebSocket: FakeSocket as unknown as typeof WebSocket,
     handshakeTimeoutMs,
   });
+  // A listener, not oneEvent: the tests count the `ended` events (exactly one, also after end() twice) and read them
+  // right after the synchronous call that dispatched them.
   const ended: SessionEnd[] = [];
   session.addEventListener('ended', (e) => ended.push(e.detail));
   return { session, socket: () => FakeSocket.last!, ended };
@@ -85,6 +87,7 @@ describe('ConversationSession', () => {
 
   it('dispatches typed events named after the message types, and ignores garbage and unknown types', async () => {
     const { session, socket } = newSession();
+    // Listeners, not oneEvent: the test checks several events of three types, their order, and that garbage adds none.
     const seen: string[] = [];
     session.addEventListener('agent_chat_response_part', (e) => seen.push(`part:${e.detail.text_response_part.type}:${e.detail.text_response_part.text ?? ''}`));
     session.addEventListener('agent_response', (e) => seen.push(`response:${e.detail.agent_response_event.agent_response}`));
