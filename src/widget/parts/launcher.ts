@@ -41,7 +41,7 @@ export function launcher({ config, texts, language, open, busy, onToggle, onDism
     >
       ${withAvatar ? avatar({ config }) : nothing}<span class="label">${label}</span></button
     >${config?.dismissible && !open
-      ? html`<button part="button dismiss-button" class="dismiss" type="button" aria-label=${texts.dismiss} @click=${onDismiss}>
+      ? html`<button part="button dismiss-button" class="icon dismiss" type="button" aria-label=${texts.dismiss} @click=${onDismiss}>
           <span aria-hidden="true">&times;</span>
         </button>`
       : nothing}</div>`;
@@ -82,15 +82,10 @@ export const launcherStyles = css`
     color: var(--_base-subtle);
   }
   .dismiss {
-    flex: none;
     width: 28px;
     height: 28px;
-    border: 0;
-    border-radius: 50%;
     background: var(--_base);
     box-shadow: 0 2px 8px #0002;
-    font-size: 20px;
-    line-height: 1;
   }
   @media (prefers-reduced-motion: no-preference) {
     .launcher:disabled .avatar {
