@@ -1,7 +1,8 @@
 /**
  * Attributes of `<voice-agent-widget>` that override the widget configuration (issue 3; PROTOCOL.md sections 2 and 3).
- * Each is untrusted: it is checked with the same rules as the configuration field it overrides, and a bad value is
- * reported and ignored (the configuration's value stays).
+ * Each is untrusted: it is checked with the same rules as the configuration field it overrides. A boolean attribute
+ * that is not true or false is reported and ignored (the configuration's value stays); any other bad value is laid over
+ * the configuration, reported by the validation and replaced by the field's default (README "Attributes").
  */
 import * as log from '../internal/console.js';
 import { preview } from '../internal/console.js';

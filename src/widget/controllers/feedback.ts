@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { postConversationFeedback } from '../../client/rest.js';
+import { postConversationFeedback, type FetchLike } from '../../client/rest.js';
 import { MAX_TEXT_LENGTH } from '../../config/defaults.js';
 import * as log from '../../internal/console.js';
 
@@ -17,7 +17,8 @@ export class FeedbackController implements ReactiveController {
   #rating = 0;
   #abort: AbortController | null = null;
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  /** @param network `fetch` for the post, injectable for unit tests (DESIGN.md rule 11); the browser's by default */
+  constructor(private readonly host: ReactiveControllerHost, private readonly network: { fetch?: FetchLike } = {}) {
     host.addController(this);
   }
 
@@ -50,7 +51,7 @@ export class FeedbackController implements ReactiveController {
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
     try {
-      await postConversationFeedback(serverUrl, conversationId, text ? { rating: this.#rating, comment: text } : { rating: this.#rating }, { signal: abort.signal });
+      await postConversationFeedback(serverUrl, conversationId, text ? { rating: this.#rating, comment: text } : { rating: this.#rating }, { ...this.network, signal: abort.signal });
       this.#go('thanks');
     } catch (error) {
       if (abort.signal.aborted) return;

@@ -23,7 +23,7 @@ export class TermsController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    const dialog = this.host.renderRoot.querySelector('dialog');
+    const dialog = this.host.renderRoot.querySelector<HTMLDialogElement>('dialog.terms');
     if (this.open && dialog && !dialog.open) dialog.showModal();
   }
 
@@ -68,7 +68,7 @@ export class TermsController implements ReactiveController {
   /** Closes the dialog (declined, Escape, or after accepting); what waited starts only through `accept`. */
   close(): void {
     const opener = this.#opener;
-    this.host.renderRoot.querySelector('dialog')?.close();
+    this.host.renderRoot.querySelector<HTMLDialogElement>('dialog.terms')?.close();
     this.open = false;
     this.#pending = this.#opener = null;
     this.host.requestUpdate();

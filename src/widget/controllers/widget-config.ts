@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { defaultServerUrl, serviceEndpoint, type ServiceEndpoint } from '../../client/paths.js';
-import { fetchWidgetConfig } from '../../client/rest.js';
+import { fetchWidgetConfig, type FetchLike } from '../../client/rest.js';
 import {
   CONFIG_ATTRIBUTES, applyAttributeLayer, attributeFor, attributeLayer, parseDynamicVariables, parseTextContents,
   type AttributeValues, type DynamicVariables,
@@ -80,7 +80,15 @@ export class WidgetConfigController implements ReactiveController {
   readonly #dynamicVariables = memo(parseDynamicVariables);
   readonly #textContents = memo(parseTextContents);
 
-  constructor(private readonly host: ReactiveControllerHost, private readonly args: () => WidgetConfigArgs) {
+  /**
+   * @param args the element's attributes, read before each update
+   * @param network `fetch` for the read, injectable for unit tests (DESIGN.md rule 11); the browser's by default
+   */
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly args: () => WidgetConfigArgs,
+    private readonly network: { fetch?: FetchLike } = {},
+  ) {
     host.addController(this);
   }
 
@@ -140,7 +148,7 @@ export class WidgetConfigController implements ReactiveController {
     const abort = (this.#abort = new AbortController());
     this.status = 'loading';
     try {
-      const response = await fetchWidgetConfig(serverUrl, agentId, { signal: abort.signal, ...(signature ? { conversationSignature: signature } : {}) });
+      const response = await fetchWidgetConfig(serverUrl, agentId, { ...this.network, signal: abort.signal, ...(signature ? { conversationSignature: signature } : {}) });
       if (abort.signal.aborted) return;
       this.#raw = response.widget_config;
       this.status = 'ready';

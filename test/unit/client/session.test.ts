@@ -1,39 +1,6 @@
 import { expect } from '@open-wc/testing';
+import { FakeSocket } from '../fake-socket.js';
 import { ConversationSession, parseServerMessage, type SessionEnd } from '../../../src/client/index.js';
-
-/** A scripted stand-in for the browser's WebSocket: records what the session sends; the test plays the service. */
-class FakeSocket extends EventTarget {
-  static last: FakeSocket | null = null;
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  closedWith: number | null = null;
-  onopen: ((e: Event) => void) | null = null;
-  onmessage: ((e: MessageEvent) => void) | null = null;
-  onclose: ((e: CloseEvent) => void) | null = null;
-  constructor(readonly url: string) {
-    super();
-    FakeSocket.last = this;
-  }
-  send(frame: string): void {
-    if (this.readyState !== 1) throw new Error('send before open');
-    this.sent.push(JSON.parse(frame));
-  }
-  close(code: number): void {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-  open(): void {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  serverSends(message: unknown): void {
-    this.onmessage?.(new MessageEvent('message', { data: typeof message === 'string' ? message : JSON.stringify(message) }));
-  }
-  serverCloses(code: number, reason = ''): void {
-    this.readyState = 3;
-    this.onclose?.(new CloseEvent('close', { code, reason }));
-  }
-}
 
 const METADATA = {
   type: 'conversation_initiation_metadata',

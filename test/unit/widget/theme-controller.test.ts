@@ -1,0 +1,59 @@
+import { expect } from '@open-wc/testing';
+import { resolveWidgetConfig, type WidgetConfig } from '../../../src/config/index.js';
+import { ThemeController } from '../../../src/widget/controllers/theme.js';
+import { mountHost, type TestHost } from './host.js';
+
+/** A host themed from `config` (null: the defaults), and the one sheet the controller adopted, its writes counted. */
+async function mountTheme(config: { current: WidgetConfig | null }): Promise<{ host: TestHost; sheet: CSSStyleSheet; writes: string[] }> {
+  const { host } = await mountHost((h) => new ThemeController(h, () => config.current));
+  const sheets = host.shadowRoot!.adoptedStyleSheets;
+  expect(sheets, 'one adopted sheet: the theme').to.have.length(1);
+  const sheet = sheets[0]!;
+  const writes: string[] = [];
+  const replaceSync = sheet.replaceSync.bind(sheet);
+  sheet.replaceSync = (text: string) => {
+    writes.push(text);
+    replaceSync(text);
+  };
+  return { host, sheet, writes };
+}
+
+const token = (host: TestHost, name: string): string => getComputedStyle(host).getPropertyValue(`--_${name}`).trim();
+const configOf = (raw: unknown): WidgetConfig => resolveWidgetConfig(raw, () => {}, location.href);
+
+describe('ThemeController', () => {
+  it('writes the default theme into one adopted sheet as --_ tokens that read the page\'s --voice-agent- property first', async () => {
+    const { host, sheet } = await mountTheme({ current: null });
+    expect(sheet.cssRules).to.have.length(1);
+    const rule = sheet.cssRules[0]!.cssText;
+    expect(rule).to.match(/^:host \{/);
+    expect(rule).to.contain('--_accent: var(--voice-agent-accent,#000000)');
+    expect(token(host, 'accent')).to.equal('#000000');
+    expect(token(host, 'sheet-radius')).to.equal('24px');
+    host.style.setProperty('--voice-agent-accent', 'rgb(1, 2, 3)');
+    expect(token(host, 'accent'), 'the page\'s property wins').to.equal('rgb(1, 2, 3)');
+  });
+
+  it('rewrites the sheet only when the theme changed, keeping the one sheet', async () => {
+    const config = { current: null as WidgetConfig | null };
+    const { host, sheet, writes } = await mountTheme(config);
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(writes, 'same theme: not written again').to.deep.equal([]);
+
+    config.current = configOf({ styles: { accent: '#6d28d9', button_radius: 10 }, avatar: { color_1: '#ff0000' } });
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(writes).to.have.length(1);
+    expect(host.shadowRoot!.adoptedStyleSheets).to.deep.equal([sheet]);
+    expect(token(host, 'accent')).to.equal('#6d28d9');
+    expect(token(host, 'button-radius')).to.equal('10px');
+    expect(token(host, 'compact-sheet-radius'), 'derived: button radius + 12').to.equal('22px');
+    expect(token(host, 'orb-color-1')).to.equal('#ff0000');
+
+    config.current = configOf({ styles: { accent: '#6d28d9', button_radius: 10 }, avatar: { color_1: '#ff0000' } });
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(writes, 'an equal configuration: not written again').to.have.length(1);
+  });
+});
