@@ -161,17 +161,6 @@ export class VoiceAgentWidget extends LitElement {
   /** The visitor's id for the agent owner (initiation `user_id`, at most 256 characters). */
   @property({ attribute: 'user-id' }) userId: string | null = null;
 
-  /**
-   * Answers the agent's `client_tool_call`s (PROTOCOL.md section 3): resolves to the result text; a rejection is sent
-   * with `is_error: true`. Without one, every tool call is answered as an unknown tool.
-   */
-  get clientToolHandler(): ClientToolHandler | null {
-    return this.#conversation.clientToolHandler;
-  }
-  set clientToolHandler(handler: ClientToolHandler | null) {
-    this.#conversation.clientToolHandler = typeof handler === 'function' ? handler : null;
-  }
-
   constructor() {
     super();
     new ThemeController(this, () => this.#config.value?.config ?? null);
@@ -272,6 +261,17 @@ export class VoiceAgentWidget extends LitElement {
         ? termsDialog({ terms, texts, linkPolicy, onAccept: () => this.#terms.accept(terms), onDecline: () => this.#terms.close() })
         : nothing,
     ] });
+  }
+
+  /**
+   * Answers the agent's `client_tool_call`s (PROTOCOL.md section 3): resolves to the result text; a rejection is sent
+   * with `is_error: true`. Without one, every tool call is answered as an unknown tool.
+   */
+  get clientToolHandler(): ClientToolHandler | null {
+    return this.#conversation.clientToolHandler;
+  }
+  set clientToolHandler(handler: ClientToolHandler | null) {
+    this.#conversation.clientToolHandler = typeof handler === 'function' ? handler : null;
   }
 
   override render(): TemplateResult | typeof nothing {

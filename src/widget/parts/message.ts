@@ -8,10 +8,11 @@ import { codeActions } from './code-actions.js';
 import { messageRating, type MessageScore } from './message-rating.js';
 
 /**
- * The rendered markdown of an entry, kept while its text does not change: one `.md` element per entry, which Lit
- * moves into whichever part shows it (the panel closed and opened again, the element re-added), never re-parsed.
+ * The rendered markdown of an entry under one link policy, kept while its text does not change: one `.md` element per
+ * entry, which Lit moves into whichever part shows it (the panel closed and opened again, the element re-added), never
+ * re-parsed. A new policy (the configuration changed) has a cache of its own.
  */
-const rendered = new WeakMap<object, { text: string; policy: LinkPolicy; node: HTMLElement }>();
+const rendered = new WeakMap<LinkPolicy, WeakMap<object, { text: string; node: HTMLElement }>>();
 
 /** Options of `agentContent`. */
 export interface AgentContentOptions {
@@ -25,13 +26,15 @@ export interface AgentContentOptions {
 
 /** Agent markdown through the one pipeline (marked → DOMPurify → link policy), with code actions under each code block. */
 export function agentContent({ owner, text, linkPolicy, texts }: AgentContentOptions): HTMLElement {
-  const cached = rendered.get(owner);
-  if (cached && cached.text === text && cached.policy === linkPolicy) return cached.node;
+  const cache = rendered.get(linkPolicy) ?? new WeakMap<object, { text: string; node: HTMLElement }>();
+  rendered.set(linkPolicy, cache);
+  const cached = cache.get(owner);
+  if (cached?.text === text) return cached.node;
   const node = document.createElement('div');
   node.className = 'md';
   node.append(renderMarkdown(text, linkPolicy));
   node.querySelectorAll('pre').forEach((pre) => codeActions({ pre, texts }));
-  rendered.set(owner, { text, policy: linkPolicy, node });
+  cache.set(owner, { text, node });
   return node;
 }
 
