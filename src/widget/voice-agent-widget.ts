@@ -100,7 +100,7 @@ export class VoiceAgentWidget extends LitElement {
   readonly #conversation = new ConversationController(this);
   readonly #feedback = new FeedbackController(this);
   readonly #follow = new FollowTranscriptController(this, '.transcript');
-  readonly #terms = new TermsController(this, () => this.renderRoot.querySelector<HTMLElement>('.composer input, .start'));
+  readonly #terms = new TermsController(this, () => this.#firstControl());
   readonly #clipboard = new ClipboardController(this);
   readonly #mobile = new MediaQueryController(this, MOBILE_QUERY);
 
@@ -188,11 +188,12 @@ export class VoiceAgentWidget extends LitElement {
 
   readonly #toggle = (): void => {
     this.open = !this.#open;
-    void this.updateComplete.then(() => (this.open ? this.#focusComposer() : this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus()));
+    void this.updateComplete.then(() => (this.open ? this.#firstControl() : this.renderRoot.querySelector<HTMLElement>('.launcher'))?.focus());
   };
 
-  #focusComposer(): void {
-    (this.renderRoot.querySelector<HTMLElement>('.composer input') ?? this.renderRoot.querySelector<HTMLElement>('.start'))?.focus();
+  /** What takes focus when the panel opens: the text input, else the start button. */
+  #firstControl(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>('.composer input') ?? this.renderRoot.querySelector<HTMLElement>('.start');
   }
 
   readonly #onPanelKeydown = (event: KeyboardEvent): void => {
