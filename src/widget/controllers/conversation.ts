@@ -73,9 +73,10 @@ export class ConversationController implements ReactiveController {
     if (this.active) return;
     const session = new ConversationSession(options);
     this.#session = session;
+    // Only the latest session speaks: an older one (ended, or closed by the element leaving) is not heard.
     const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
       session.addEventListener(type, (event) => {
-        if (this.#session !== session && type !== 'ended') return;
+        if (this.#session !== session) return;
         listener(event.detail);
         this.host.requestUpdate();
       });
@@ -108,7 +109,6 @@ export class ConversationController implements ReactiveController {
       void this.#answerToolCall(session, call.tool_call_id, call.tool_name, call.parameters ?? {});
     });
     on('ended', (end) => {
-      if (this.#session !== session) return;
       if (end.error) log.error(end.error.message);
       for (const entry of this.transcript) {
         if (entry.delivery === 'pending') entry.delivery = 'unsent';
