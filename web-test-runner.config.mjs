@@ -18,17 +18,26 @@ import { countReporter } from './test/count-reporter.mjs';
  */
 function referenceServicePlugin() {
   let running;
+  /** The worklet files by name, served beside every script that defines the element (src/define.ts, the bundle). */
+  let worklets = {};
   return {
     name: 'reference-service',
     async serverStart() {
-      // The script-tag tests load the real IIFE bundle: build it from the current source (about 2 s).
+      // The script-tag tests load the real IIFE bundle: build it from the current source (about 2 s), and the
+      // worklet files the build writes beside it.
       execFileSync('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'error'], { stdio: 'inherit' });
+      execFileSync('node', ['scripts/build-worklets.mjs'], { stdio: 'inherit' });
+      worklets = Object.fromEntries(
+        ['voice-agent-capture-worklet.js', 'voice-agent-playback-worklet.js'].map((file) => [file, readFileSync(new URL(`./dist/${file}`, import.meta.url), 'utf8')]),
+      );
       const bundle = readFileSync(new URL('./dist/voice-agent-widget.js', import.meta.url));
       running = await startService({
         log: () => {},
         replyDelayMs: 5,
         fallback(req, res) {
+          const worklet = worklets[req.url.slice(1)];
           if (req.url === '/voice-agent-widget.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+          else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript' }).end(worklet);
           else res.writeHead(404).end();
         },
       });
@@ -37,6 +46,8 @@ function referenceServicePlugin() {
       await running?.close();
     },
     serve(context) {
+      const worklet = worklets[context.path.split('/').pop()];
+      if (worklet) return { body: worklet, type: 'js' };
       if (context.path === '/__service__.js') {
         return {
           body: `export const serviceUrl = ${JSON.stringify(running.url)};\nexport const apiKey = ${JSON.stringify(running.apiKey)};\n`,

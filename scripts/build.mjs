@@ -7,6 +7,7 @@ rmSync('dist', { recursive: true, force: true });
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
 run('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'warn']);
 run('npx', ['vite', 'build', '--mode', 'es', '--logLevel', 'warn']);
+run('node', ['scripts/build-worklets.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.build.json']);
 run('npm', ['run', '--silent', 'analyze']);
-console.log('built dist/voice-agent-widget.js, dist/index.js, dist/define.js, dist/types/, custom-elements.json');
+console.log('built dist/voice-agent-widget.js, its worklets, dist/index.js, dist/define.js, dist/types/, custom-elements.json');

@@ -36,11 +36,33 @@ export interface AudioStartOptions {
   outputFormat: string;
   /** Where the agent's voice plays (e.g. an `<audio>` in the shadow root); a detached one when absent. */
   output?: HTMLAudioElement;
-  /** URLs of the worklet scripts (each a file holding `captureWorkletSource` / `playbackWorkletSource`) for pages whose CSP forbids `blob:`. */
+  /**
+   * URLs of the worklet scripts (each a file holding `captureWorkletSource` / `playbackWorkletSource`, as the build
+   * writes them beside the script) for pages whose CSP forbids `blob:`; without one, a Blob URL of the source.
+   */
   workletUrls?: { capture?: string; playback?: string };
+  /** When a worklet URL fails to load (no such file), load the source from a Blob URL instead of failing. Default false. */
+  workletFallback?: boolean;
   /** Overrides of the microphone constraints (default: echo cancellation, noise suppression and auto gain on). */
   constraints?: MediaTrackConstraints;
+  /**
+   * A microphone stream already granted (`getUserMedia` with `MICROPHONE_CONSTRAINTS`), used instead of asking again;
+   * from then on the controller owns it and stops its tracks with the rest.
+   */
+  stream?: MediaStream;
 }
+
+/** The microphone constraints of a call: echo cancellation, noise suppression and auto gain on. */
+export const MICROPHONE_CONSTRAINTS: MediaTrackConstraints = { echoCancellation: true, noiseSuppression: true, autoGainControl: true };
+
+/**
+ * Why `getUserMedia` failed, as an `AudioErrorKind`: `denied` (NotAllowedError, SecurityError), `no-microphone`
+ * (NotFoundError, NotReadableError, OverconstrainedError), else `failed`.
+ */
+export const microphoneErrorKind = (e: unknown): AudioErrorKind => {
+  const name = (e as Error)?.name;
+  return /NotAllowed|Security/.test(name) ? 'denied' : /NotFound|NotReadable|Overconstrained/.test(name) ? 'no-microphone' : 'failed';
+};
 
 /**
  * Microphone capture and agent-voice playback for one conversation (DESIGN.md rule 4: acquires on `start()`,
@@ -87,11 +109,6 @@ interface Run {
   waiting: [string, number][];
   off: (() => void)[];
 }
-
-const errorKind = (e: unknown): AudioErrorKind => {
-  const name = (e as Error)?.name;
-  return /NotAllowed|Security/.test(name) ? 'denied' : /NotFound|NotReadable|Overconstrained/.test(name) ? 'no-microphone' : 'failed';
-};
 
 /**
  * Makes the `AudioController` of `host` (and adds it to the host). See `AudioController` for the methods and
@@ -153,11 +170,9 @@ export function audioController(host: ReactiveControllerHost, callbacks: AudioCa
       const output = parseAudioFormat(options.outputFormat);
       let stream: MediaStream;
       try {
-        stream = r.stream = await navigator.mediaDevices.getUserMedia({
-          audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, ...options.constraints },
-        });
+        stream = r.stream = options.stream ?? (await navigator.mediaDevices.getUserMedia({ audio: { ...MICROPHONE_CONSTRAINTS, ...options.constraints } }));
       } catch (e) {
-        return fail(r, errorKind(e), e);
+        return fail(r, microphoneErrorKind(e), e);
       }
       if (run !== r) return release(r), false;
       let ctx: AudioContext;
@@ -172,8 +187,11 @@ export function audioController(host: ReactiveControllerHost, callbacks: AudioCa
         source = ctx.createMediaStreamSource(stream);
       }
       const urls: string[] = [];
+      // The file first (a strict CSP allows it under script-src); with `workletFallback`, a Blob URL of the same
+      // source when there is no such file (development, a bundler that did not copy it) and the page allows `blob:`.
+      const blob = (code: string) => ctx.audioWorklet.addModule(urls[urls.push(URL.createObjectURL(new Blob([code], { type: 'text/javascript' }))) - 1]!);
       const load = (url: string | undefined, code: string) =>
-        ctx.audioWorklet.addModule(url ?? urls[urls.push(URL.createObjectURL(new Blob([code], { type: 'text/javascript' }))) - 1]);
+        url ? ctx.audioWorklet.addModule(url).catch((e) => (options.workletFallback ? blob(code) : Promise.reject(e))) : blob(code);
       try {
         await Promise.all([load(options.workletUrls?.capture, captureWorkletSource), load(options.workletUrls?.playback, playbackWorkletSource)]);
       } finally {

@@ -94,18 +94,24 @@ export function serviceEndpoint(attributes: { serverUrl: string; agentId: string
 }
 
 /**
- * The default service base URL (PROTOCOL.md section 1): the origin of the script that defined the element.
- * The script-tag entry and the module entry each record their own URL through `recordScriptUrl`.
+ * The defining script's URL (http or https): its origin is the default service base URL (PROTOCOL.md section 1), and
+ * the files the build writes beside it (the audio worklets) are found from it. The script-tag entry and the module
+ * entry each record their own URL through `recordScriptUrl`.
  */
-let scriptOrigin: string | null = null;
+let scriptUrl: URL | null = null;
 
 /** Records the defining script's URL (`document.currentScript.src` or `import.meta.url`); ignores what is not http(s). */
 export function recordScriptUrl(url: string | null | undefined): void {
   const parsed = url ? parseUrl(url, location.href) : null;
-  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) scriptOrigin = parsed.origin;
+  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) scriptUrl = parsed;
 }
 
 /** The defining script's origin, else the page's origin. */
 export function defaultServerUrl(): string {
-  return scriptOrigin ?? location.origin;
+  return scriptUrl?.origin ?? location.origin;
+}
+
+/** The URL of `file` in the defining script's folder (`voice-agent-capture-worklet.js`), or undefined when no script URL was recorded. */
+export function besideScript(file: string): string | undefined {
+  return scriptUrl ? new URL(file, scriptUrl).href : undefined;
 }

@@ -52,13 +52,21 @@ export const TEXT_KEYS = Object.keys(DEFAULT_TEXTS) as TextKey[];
 
 /**
  * The widget's own labels, for controls that no `text_contents` label names (English; a page sets them in its language
- * with the `text-contents` attribute): the launcher's dismiss button (`dismissible`) and the like / dislike buttons
- * of `feedback_mode: during` (PROTOCOL.md section 4).
+ * with the `text-contents` attribute): the launcher's dismiss button (`dismissible`), the like / dislike buttons
+ * of `feedback_mode: during` (PROTOCOL.md section 4), the transcript's name and the voice call's failures.
  */
 export const WIDGET_LABELS = {
   dismiss: 'Dismiss',
   like: 'Like',
   dislike: 'Dislike',
+  /** The transcript's accessible name. */
+  transcript: 'Transcript',
+  /** Voice call failures (PROTOCOL.md section 3, "Voice"), each told in the panel and, with its cause, in the console. */
+  microphone_denied: 'The microphone is blocked. Allow it in the browser to talk, or type instead.',
+  no_microphone: 'No microphone was found.',
+  microphone_lost: 'The microphone was disconnected.',
+  audio_blocked: 'The browser paused the sound. Click anywhere in the page to hear the agent.',
+  output_lost: 'The sound output was lost.',
 };
 
 /** `styles` colour defaults (PROTOCOL.md section 2). */

@@ -22,18 +22,21 @@ export interface InitiationInput {
   attributes: AttributeValues;
   /** The parsed `dynamic-variables`. */
   dynamicVariables: DynamicVariables;
+  /** A voice call (`text_only: false`) rather than a text conversation (`text_only: true`); default false. */
+  voice?: boolean;
 }
 
 /**
  * The initiation of a conversation. The agent's own language and first message need no override: a language and the
  * preset's first message are sent only when `language` differs from `agentLanguage`; the `override-*` attributes win.
- * `conversation.text_only` is `override-text-only` when it is true or false, else true (the widget talks by text).
+ * `conversation.text_only` is `override-text-only` when it is true or false, else false for a voice call and true for a
+ * text conversation (PROTOCOL.md section 3, "Voice").
  * Never throws: an attribute that is too long (`override-first-message` `MAX_LONG_TEXT_LENGTH`, `override-prompt`
  * `MAX_PROMPT_LENGTH`, `override-language` 20 and a language tag, `override-voice-id` 200, `user-id` 256 characters,
  * others `MAX_TEXT_LENGTH`) or not valid is reported through `report` and not sent.
  */
 export function conversationInitiation(input: InitiationInput, report: (message: string) => void): ConversationInitiation {
-  const { config, agentLanguage, language: chosen, attributes, dynamicVariables } = input;
+  const { config, agentLanguage, language: chosen, attributes, dynamicVariables, voice = false } = input;
   /** An attribute, or null when absent or refused (reported): too long, or failing `check`. */
   const attr = (name: keyof AttributeValues, max = MAX_TEXT_LENGTH, check = (_: string): unknown => true): string | null => {
     const value = attributes[name] ?? null;
@@ -51,7 +54,7 @@ export function conversationInitiation(input: InitiationInput, report: (message:
   const prompt = attr('override-prompt', MAX_PROMPT_LENGTH);
   if (prompt) agent.prompt = { prompt };
   const override: ConversationConfigOverride = {
-    conversation: { text_only: parseBooleanAttribute('override-text-only', attr('override-text-only'), report) ?? true },
+    conversation: { text_only: parseBooleanAttribute('override-text-only', attr('override-text-only'), report) ?? !voice },
   };
   if (Object.keys(agent).length) override.agent = agent;
   const voiceId = attr('override-voice-id', 200);

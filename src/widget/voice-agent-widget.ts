@@ -13,9 +13,11 @@ import { FollowTranscriptController } from './controllers/follow-transcript.js';
 import { MediaQueryController } from './controllers/media-query.js';
 import { TermsController } from './controllers/terms.js';
 import { ThemeController } from './controllers/theme.js';
+import { VoiceController } from './controllers/voice.js';
 import { WidgetConfigController, type WidgetConfigValue } from './controllers/widget-config.js';
 import {
-  banner, composer, conversationActions, conversationId, errorState, feedbackSheet, header, launcher, panel, partStyles, termsDialog, transcript,
+  audioOrb, banner, composer, conversationActions, conversationId, errorState, feedbackSheet, header, launcher, panel, partStyles, termsDialog,
+  transcript, voiceControls, voiceProblem,
 } from './parts/index.js';
 import { sharedStyles } from './styles.js';
 
@@ -103,6 +105,11 @@ export class VoiceAgentWidget extends LitElement {
   readonly #terms = new TermsController(this, () => this.#firstControl());
   readonly #clipboard = new ClipboardController(this);
   readonly #mobile = new MediaQueryController(this, MOBILE_QUERY);
+  readonly #voice = new VoiceController(this, (mic, agent) => {
+    const root = this.renderRoot.querySelector<HTMLElement>('.root');
+    root?.style.setProperty('--_mic-level', mic.toFixed(3));
+    root?.style.setProperty('--_agent-level', agent.toFixed(3));
+  });
 
   /** The visitor opened (true) or closed (false) the panel; null until then: `default_expanded` decides. */
   @state() private open: boolean | null = null;
@@ -181,8 +188,8 @@ export class VoiceAgentWidget extends LitElement {
   }
 
   /** The conversation's initiation and socket (PROTOCOL.md section 3) from the configuration and the attributes. */
-  #sessionOptions({ config, agentLanguage, language, dynamicVariables, endpoint }: WidgetConfigValue): SessionOptions {
-    const initiation = conversationInitiation({ config, agentLanguage, language, dynamicVariables, attributes: this.#attributes() }, log.warn);
+  #sessionOptions({ config, agentLanguage, language, dynamicVariables, endpoint }: WidgetConfigValue, voice = false): SessionOptions {
+    const initiation = conversationInitiation({ config, agentLanguage, language, dynamicVariables, voice, attributes: this.#attributes() }, log.warn);
     return { url: endpoint.socketUrl, initiation };
   }
 
@@ -191,9 +198,9 @@ export class VoiceAgentWidget extends LitElement {
     void this.updateComplete.then(() => (this.open ? this.#firstControl() : this.renderRoot.querySelector<HTMLElement>('.launcher'))?.focus());
   };
 
-  /** What takes focus when the panel opens: the text input, else the start button. */
+  /** What takes focus when the panel opens: the text input, else the first start button. */
   #firstControl(): HTMLElement | null {
-    return this.renderRoot.querySelector<HTMLElement>('.composer input') ?? this.renderRoot.querySelector<HTMLElement>('.start');
+    return this.renderRoot.querySelector<HTMLElement>('.composer input') ?? this.renderRoot.querySelector<HTMLElement>('.actions button');
   }
 
   readonly #onPanelKeydown = (event: KeyboardEvent): void => {
@@ -203,15 +210,21 @@ export class VoiceAgentWidget extends LitElement {
     }
   };
 
-  /** Starts a conversation, after the terms when they are still to be accepted. */
+  /** Starts a text conversation, after the terms when they are still to be accepted. */
   #start(value: WidgetConfigValue): void {
     this.#terms.run(value.terms, () => this.#conversation.start(this.#sessionOptions(value)));
+  }
+
+  /** Starts a voice call (PROTOCOL.md section 3, "Voice"), after the terms when they are still to be accepted. */
+  #startCall(value: WidgetConfigValue): void {
+    this.#terms.run(value.terms, () => void this.#voice.start(this.#conversation, this.#sessionOptions(value, true)));
   }
 
   /** Sends the draft; starts a conversation first (after the terms) when none runs. */
   #send(value: WidgetConfigValue): void {
     const text = this.draft.trim();
-    if (!text) return;
+    // While a call asks for the microphone, the draft waits for the call's conversation.
+    if (!text || (this.#voice.state === 'starting' && !this.#conversation.active)) return;
     const send = (): void => {
       this.draft = '';
       if (!this.#conversation.active) this.#conversation.start(this.#sessionOptions(value));
@@ -224,34 +237,46 @@ export class VoiceAgentWidget extends LitElement {
   #panel(value: WidgetConfigValue): TemplateResult {
     const { config, texts, language, linkPolicy, terms } = value;
     const conversation = this.#conversation;
-    const { status, transcript: entries, conversationId: id, active } = conversation;
+    const voice = this.#voice;
+    const { status, transcript: entries, conversationId: id } = conversation;
+    const call = voice.state !== 'off';
+    const active = conversation.active || call;
     const textAllowed = config.text_only || config.supports_text_only;
     const greeting = entries.length === 0 && status === 'idle' ? fillDynamicVariables(firstMessageFor(config, language), value.dynamicVariables) : '';
     const placeholder = status === 'ended' ? texts.input_placeholder_new_conversation : config.text_only ? texts.input_placeholder_text_only : texts.input_placeholder;
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const rated = status === 'ended' && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
+    const statusText = status === 'connecting' || (call && status !== 'connected') ? texts.connecting_status
+      : status !== 'connected' ? ''
+      : call && !voice.textMode ? (voice.turn === 'speaking' ? texts.speaking_status : texts.listening_status) : texts.chatting_status;
     return panel({ texts, language, expanded: expandable && this.expanded, onKeydown: this.#onPanelKeydown, content: [
       header({
-        config, texts, language, languages: offeredLanguages(config), active, expandable, expanded: this.expanded,
-        status: status === 'connecting' ? texts.connecting_status : status === 'connected' ? texts.chatting_status : '',
+        config, texts, language, languages: offeredLanguages(config), active, expandable, expanded: this.expanded, status: statusText,
         onLanguage: (l) => this.#config.chooseLanguage(l), onExpand: () => (this.expanded = !this.expanded), onCollapse: this.#toggle,
       }),
       config.show_conversation_id && id
         ? conversationId({ texts, conversationId: id, copied: this.#clipboard.copied, onCopy: () => void this.#clipboard.copy(id, 'conversation id') })
         : nothing,
-      transcript({
-        entries: config.transcript_enabled ? entries : entries.filter((t) => t.role === 'agent').slice(-1), texts, linkPolicy,
-        greeting: greeting ? { owner: config, text: greeting } : null, stripTags: config.strip_audio_tags, onScroll: this.#follow.onScroll,
-        onRate: config.feedback_mode === 'during' && active ? (entry, score) => conversation.rate(entry, score) : null,
-      }),
+      call && !config.transcript_enabled
+        ? audioOrb({ turn: voice.turn })
+        : transcript({
+            entries: config.transcript_enabled ? entries : entries.filter((t) => t.role === 'agent').slice(-1), texts, linkPolicy,
+            greeting: greeting ? { owner: config, text: greeting } : null, stripTags: config.strip_audio_tags, onScroll: this.#follow.onScroll,
+            onRate: config.feedback_mode === 'during' && conversation.active ? (entry, score) => conversation.rate(entry, score) : null,
+          }),
+      voice.problem ? voiceProblem({ texts, problem: voice.problem }) : nothing,
       rated
         ? feedbackSheet({
             step: this.#feedback.step(rated), texts, onRate: (n) => this.#feedback.rate(rated, n), onBack: () => this.#feedback.back(),
             onSubmit: (comment) => void this.#feedback.submit(value.endpoint.serverUrl, comment),
           })
         : nothing,
-      conversationActions({ texts, active, textAllowed, onStart: () => this.#start(value), onEnd: () => conversation.end() }),
-      config.text_input_enabled && textAllowed
+      conversationActions({
+        texts, active, voice: !config.text_only, text: textAllowed, ended: status === 'ended',
+        controls: call ? voiceControls({ config, texts, muted: voice.muted, textMode: voice.textMode, onMute: () => voice.toggleMute(), onTextMode: () => voice.toggleTextMode() }) : nothing,
+        onStartCall: () => this.#startCall(value), onStart: () => this.#start(value), onEnd: () => (call ? voice.end() : conversation.end()),
+      }),
+      config.text_input_enabled && (textAllowed || call)
         ? composer({
             texts, placeholder, draft: this.draft, onSubmit: () => this.#send(value),
             onInput: (text) => ((this.draft = text), conversation.typing()),
@@ -286,7 +311,7 @@ export class VoiceAgentWidget extends LitElement {
     if (this.dismissed) return nothing;
     const { config, language } = value;
     // dir goes on the panel and the launcher, not the root: the root's own alignment follows `placement` alone.
-    return html`<div part="root" class="root ${config.placement} ${config.variant} ${config.always_expanded ? 'always' : ''}" lang=${language}>
+    return html`<div part="root" class="root ${config.placement} ${config.variant} ${config.always_expanded ? 'always' : ''} ${this.#voice.state === 'on' ? 'live' : ''}" lang=${language}>
       ${this.#open || config.always_expanded ? this.#panel(value) : nothing}
       ${config.always_expanded ? nothing : launcher({ config, texts, language, open: this.#open, busy: false, onToggle: this.#toggle, onDismiss })}
     </div>`;

@@ -69,14 +69,14 @@ describe('<voice-agent-widget> keyboard', () => {
     await openPanel(el);
     $<HTMLButtonElement>(el, '.launcher')!.focus();
     const names: string[] = [];
-    for (let i = 0; i < 7; i += 1) {
+    for (let i = 0; i < 8; i += 1) {
       await sendKeys({ press: 'Shift+Tab' });
       const active = focused(el) as HTMLElement | null;
       names.push(active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '');
     }
-    // Backwards from the launcher: the "powered by" link, the input (send is disabled while empty), the start button,
-    // the transcript, then the header's collapse, expand (expandable: always) and language selector.
-    expect(names).to.deep.equal(['voice-agent-widget', 'Text message input', 'Message', 'Chatting with AI agent', 'Collapse', 'Expand', 'Change language']);
+    // Backwards from the launcher: the "powered by" link, the input (send is disabled while empty), the chat and call
+    // buttons, the transcript, then the header's collapse, expand (expandable: always) and language selector.
+    expect(names).to.deep.equal(['voice-agent-widget', 'Text message input', 'Message', 'Start a call', 'Transcript', 'Collapse', 'Expand', 'Change language']);
   });
 });
 

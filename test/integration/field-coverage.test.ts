@@ -537,11 +537,11 @@ const EFFECTS: Record<string, FieldCheck> = {
     await el.updateComplete; // the socket cannot have answered within this microtask
     return text(part(el, 'status'));
   }),
-  'text_contents.chatting_status': label('chatting_status', 'as the transcript name and in the status line once connected', async (el) => {
+  'text_contents.chatting_status': label('chatting_status', 'in the status line once a text conversation is connected (not as the transcript name)', async (el) => {
     const name = attr(part(await opened(el), 'transcript'), 'aria-label');
     await startChat(el);
     return [name, text(part(el, 'status'))];
-  }, { shape: twice }),
+  }, { shape: (value) => ['Transcript', value] }),
   'text_contents.input_label': label('input_label', 'as the text input name', async (el) => attr(await input(el), 'aria-label')),
   'text_contents.input_placeholder': label('input_placeholder', 'as the placeholder', async (el) => (await input(el))?.placeholder),
   'text_contents.input_placeholder_text_only': label('input_placeholder_text_only', 'as the placeholder of a text_only agent',

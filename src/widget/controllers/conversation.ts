@@ -16,13 +16,16 @@ export interface TranscriptEntry {
   streaming: boolean;
   /** A visitor's text: `pending` until the handshake, `sent`, or `unsent` when the conversation failed first. */
   delivery?: 'pending' | 'sent' | 'unsent';
-  /** A notice's kind. */
-  notice?: EndReason;
+  /** A notice's kind: how the conversation ended, a switch of mode, or a voice failure (its label in `message.ts`). */
+  notice?: NoticeKind;
   /** A client tool call's state (`agent_working`, `agent_done`, `agent_error` labels). */
   tool?: 'working' | 'done' | 'error';
   /** The visitor's like / dislike of an agent message, once sent (PROTOCOL.md section 4, `feedback_mode: during`). */
   score?: 'like' | 'dislike';
 }
+
+/** What a notice line tells: how the conversation ended (`EndReason`), a switch between voice and text, a voice failure. */
+export type NoticeKind = EndReason | 'text_mode' | 'voice_mode' | 'microphone_denied' | 'no_microphone' | 'microphone_lost' | 'audio_blocked' | 'output_lost';
 
 /** Answers a `client_tool_call`: resolves to the result text, rejects for an error (sent with `is_error: true`). */
 export type ClientToolHandler = (toolName: string, parameters: Record<string, unknown>) => Promise<string>;
@@ -38,6 +41,8 @@ export class ConversationController implements ReactiveController {
   clientToolHandler: ClientToolHandler | null = null;
 
   #session: ConversationSession | null = null;
+  /** Why the element ended the latest session itself (a voice failure), told instead of `user`. */
+  #cause: NoticeKind | null = null;
   #nextKey = 1;
   #lastActivity = 0;
 
@@ -68,11 +73,16 @@ export class ConversationController implements ReactiveController {
     this.transcript = [];
   }
 
-  /** Starts a conversation (a no-op while one runs). Failures end in status `ended`, told in the transcript and the console, never a throw. */
-  start(options: SessionOptions): void {
-    if (this.active) return;
+  /**
+   * Starts a conversation (while one runs, returns that one). Failures end in status `ended`, told in the transcript and
+   * the console, never a throw.
+   * @returns the session, for what else listens to it (the voice controller: audio, interruption)
+   */
+  start(options: SessionOptions): ConversationSession {
+    if (this.active) return this.#session!;
     const session = new ConversationSession(options);
     this.#session = session;
+    this.#cause = null;
     // Only the latest session speaks: an older one (ended, or closed by the element leaving) is not heard.
     const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
       session.addEventListener(type, (event) => {
@@ -114,15 +124,24 @@ export class ConversationController implements ReactiveController {
         if (entry.delivery === 'pending') entry.delivery = 'unsent';
         entry.streaming = false;
       }
-      this.#add({ role: 'notice', text: '', eventId: null, streaming: false, notice: end.reason });
+      const cause = this.#cause;
+      this.notice(cause ?? end.reason);
       this.host.dispatchEvent(
-        new VoiceAgentConversationEndEvent({ conversationId: this.conversationId, reason: end.reason, code: end.code, message: end.error?.message ?? null }),
+        new VoiceAgentConversationEndEvent({
+          conversationId: this.conversationId, reason: cause ? 'error' : end.reason, code: end.code, message: cause ?? end.error?.message ?? null,
+        }),
       );
     });
     session.start().catch(() => {
       /* reported through `ended` */
     });
     this.host.requestUpdate();
+    return session;
+  }
+
+  /** Adds a notice line to the transcript (`part="notice"`). */
+  notice(kind: NoticeKind): void {
+    this.#add({ role: 'notice', text: '', eventId: null, streaming: false, notice: kind });
   }
 
   /**
@@ -132,6 +151,11 @@ export class ConversationController implements ReactiveController {
   sendText(text: string): void {
     const entry = this.#add({ role: 'user', text, eventId: null, streaming: false, delivery: this.status === 'connected' ? 'sent' : 'pending' });
     if (!this.#session?.sendUserMessage(text)) entry.delivery = 'unsent';
+  }
+
+  /** Sends one chunk of microphone audio (`user_audio_chunk`, base64); dropped before the handshake and after the end. */
+  sendAudio(base64: string): boolean {
+    return this.#session?.sendUserAudioChunk(base64) ?? false;
   }
 
   /** Tells the service the visitor is typing, at most once a second (PROTOCOL.md section 3). */
@@ -149,8 +173,13 @@ export class ConversationController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** Ends the conversation from the visitor's side. */
-  end(): void {
+  /**
+   * Ends the conversation from the visitor's side (`end_call`), or for `cause` (a voice failure): then the notice and
+   * the `voice-agent-conversation-end` event tell the cause (`reason: 'error'`, `message`: the cause).
+   */
+  end(cause?: NoticeKind): void {
+    if (!this.active) return;
+    this.#cause = cause ?? null;
     this.#session?.end();
   }
 

@@ -3,7 +3,7 @@ import { stripAudioTags } from '../../config/texts.js';
 import type { Labels } from '../../config/types.js';
 import type { LinkPolicy } from '../../markdown/link-policy.js';
 import { renderMarkdown } from '../../markdown/render.js';
-import type { TranscriptEntry } from '../controllers/conversation.js';
+import type { NoticeKind, TranscriptEntry } from '../controllers/conversation.js';
 import { codeActions } from './code-actions.js';
 import { messageRating, type MessageScore } from './message-rating.js';
 
@@ -56,7 +56,7 @@ export interface MessageOptions {
  */
 export function message({ entry, texts, linkPolicy, stripTags, onRate }: MessageOptions): TemplateResult {
   if (entry.role === 'tool') return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
-  if (entry.role === 'notice') return html`<p part="notice" class="notice ${entry.notice === 'error' ? 'error' : ''}">${noticeText(entry, texts)}</p>`;
+  if (entry.role === 'notice') return html`<p part="notice" class="notice ${FAILURES.has(entry.notice!) ? 'error' : ''}">${texts[NOTICE_LABELS[entry.notice!]]}</p>`;
   if (entry.role === 'user') {
     return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
       ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark"> (${texts.error_occurred})</span>` : nothing}
@@ -68,11 +68,22 @@ export function message({ entry, texts, linkPolicy, stripTags, onRate }: Message
   </div>`;
 }
 
-function noticeText(entry: TranscriptEntry, texts: Labels): string {
-  if (entry.notice === 'user') return texts.user_ended_conversation;
-  if (entry.notice === 'agent') return texts.agent_ended_conversation;
-  return texts.error_occurred;
-}
+/** The label of each notice kind. */
+const NOTICE_LABELS: Record<NoticeKind, keyof Labels> = {
+  user: 'user_ended_conversation',
+  agent: 'agent_ended_conversation',
+  error: 'error_occurred',
+  text_mode: 'switched_to_text_mode',
+  voice_mode: 'switched_to_voice_mode',
+  microphone_denied: 'microphone_denied',
+  no_microphone: 'no_microphone',
+  microphone_lost: 'microphone_lost',
+  audio_blocked: 'audio_blocked',
+  output_lost: 'output_lost',
+};
+
+/** Notices that tell a failure: shown in the error colour. */
+const FAILURES: ReadonlySet<NoticeKind> = new Set(['error', 'microphone_denied', 'no_microphone', 'microphone_lost', 'audio_blocked', 'output_lost']);
 
 export const messageStyles = css`
   .message {
@@ -118,5 +129,9 @@ export const messageStyles = css`
     margin: 4px 0;
     color: var(--_base-subtle);
     font-size: 12px;
+  }
+  .notice.error,
+  .unsent-mark {
+    color: var(--_base-error);
   }
 `;

@@ -28,22 +28,33 @@ export function panel({ texts, language, expanded, onKeydown, content }: PanelOp
 /** Options of `conversationActions`. */
 export interface ConversationActionsOptions {
   texts: Labels;
-  /** True while a conversation starts or runs: the end button. */
+  /** True while a conversation starts or runs (or a voice call asks for the microphone): the end button. */
   active: boolean;
-  /** The agent takes text (`text_only` or `supports_text_only`): the start button when none runs. */
-  textAllowed: boolean;
+  /** The agent takes voice (`text_only` false): the call button when none runs. */
+  voice: boolean;
+  /** The agent takes text (`text_only` or `supports_text_only`): the chat button when none runs. */
+  text: boolean;
+  /** A conversation ended before: the call button says `new_call`. */
+  ended: boolean;
+  /** The voice call's controls (mute, voice / text), shown beside the end button. */
+  controls: unknown;
+  onStartCall: () => void;
   onStart: () => void;
   onEnd: () => void;
 }
 
-/** The start (`part="start-button"`, `start_chat`) or end (`part="end-button"`, `end_call`) button of a conversation. */
-export function conversationActions({ texts, active, textAllowed, onStart, onEnd }: ConversationActionsOptions): TemplateResult {
+/**
+ * The buttons of a conversation: before it, the call button (`part="start-call-button"`, `start_call` or `new_call`)
+ * and the chat button (`part="start-button"`, `start_chat`) as the agent offers; during it, the call's controls and
+ * the end button (`part="end-button"`, `end_call`).
+ */
+export function conversationActions({ texts, active, voice, text, ended, controls, onStartCall, onStart, onEnd }: ConversationActionsOptions): TemplateResult {
   return html`<div class="actions">
     ${active
-      ? html`<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
-      : textAllowed
-        ? html`<button part="button start-button" class="primary start" type="button" @click=${onStart}>${texts.start_chat}</button>`
-        : nothing}
+      ? html`${controls}<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
+      : html`${voice ? html`<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
+          ? html`<button part="button start-button" class="primary start" type="button" @click=${onStart}>${texts.start_chat}</button>`
+          : nothing}`}
   </div>`;
 }
 

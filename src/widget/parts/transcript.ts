@@ -26,7 +26,7 @@ export interface TranscriptOptions {
  * scroll from the keyboard. Agent lines go through the markdown pipeline; user lines are bound as text.
  */
 export function transcript({ entries, texts, linkPolicy, greeting, stripTags, onScroll, onRate }: TranscriptOptions): TemplateResult {
-  return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.chatting_status} tabindex="0" @scroll=${onScroll}>
+  return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.transcript} tabindex="0" @scroll=${onScroll}>
     ${greeting
       ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent({
           owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts,

@@ -1,0 +1,170 @@
+import type { ReactiveController, ReactiveElement } from 'lit';
+import {
+  MICROPHONE_CONSTRAINTS, audioController, microphoneErrorKind, type AudioController, type AudioErrorKind, type AudioTurnState,
+} from '../../audio/audio-controller.js';
+import { besideScript } from '../../client/paths.js';
+import type { SessionOptions } from '../../client/session.js';
+import * as log from '../../internal/console.js';
+import type { ConversationController, NoticeKind } from './conversation.js';
+
+/** The files `npm run build` writes beside the script: the AudioWorklets, loadable under a CSP without `blob:`. */
+export const WORKLET_FILES = { capture: 'voice-agent-capture-worklet.js', playback: 'voice-agent-playback-worklet.js' } as const;
+
+/** Where a voice call stands: `off`, `starting` (asking for the microphone, connecting), `on` (audio flowing). */
+export type VoiceState = 'off' | 'starting' | 'on';
+
+/** The calls on this page: only one holds the microphone; a new call ends the others. */
+const calls = new Set<VoiceController>();
+
+/** A failure's notice (a `WIDGET_LABELS` key) and the console's words for it. */
+const FAILURE: Record<AudioErrorKind, [NoticeKind, string]> = {
+  denied: ['microphone_denied', 'the microphone was denied (by the visitor or the page\'s permissions policy)'],
+  'no-microphone': ['no_microphone', 'no microphone could be opened'],
+  suspended: ['audio_blocked', 'the browser holds the sound back until a click (autoplay policy)'],
+  'output-lost': ['output_lost', 'the sound output failed or went away'],
+  failed: ['error', 'the audio could not start'],
+};
+
+/**
+ * The voice of a conversation (PROTOCOL.md section 3, "Voice"), wrapping src/audio: asks for the microphone (echo
+ * cancellation, noise suppression, auto gain on) before the conversation opens, starts capture and playback in the
+ * formats the metadata announces, streams `user_audio_chunk`s (none before the metadata), plays `audio` events (none
+ * at or below an `interruption`'s `event_id`), mutes, switches to text and back. Its failures end in plain words
+ * (a transcript notice and a console line), never a call stuck in "listening". Removing the element, the end of the
+ * conversation and a call started in another widget release the microphone, the AudioContext and its worklets.
+ */
+export class VoiceController implements ReactiveController {
+  state: VoiceState = 'off';
+  /** Whose turn the audio says it is: `speaking` while the agent's audio actually plays. */
+  turn: AudioTurnState = 'listening';
+  /** The microphone is muted: chunks keep flowing, holding silence. */
+  muted = false;
+  /** Switched to text during the call: microphone muted, the agent's voice not played. */
+  textMode = false;
+  /** The last failure's notice, shown until the next call (`audio_blocked` until the next click resumes). */
+  problem: NoticeKind | null = null;
+
+  readonly #audio: AudioController;
+  readonly #output = new Audio();
+  #conversation: ConversationController | null = null;
+  /** The granted microphone until the audio controller takes it over. */
+  #stream: MediaStream | null = null;
+  #run = 0;
+  readonly #resume = (): void => {
+    void this.#audio.resume().then((running) => running && this.#clear('audio_blocked'));
+  };
+
+  /** @param levels receives the microphone's and the agent's RMS levels (0..1) about every 20 ms during a call */
+  constructor(private readonly host: ReactiveElement, private readonly levels: (input: number, output: number) => void) {
+    host.addController(this);
+    this.#audio = audioController(host, {
+      onChunk: (base64) => this.#conversation?.sendAudio(base64),
+      onLevels: (input, output) => this.levels(input, output),
+      onState: (turn) => this.#set({ turn }),
+      onError: (kind, error) => this.#fail(kind, error),
+    });
+  }
+
+  hostDisconnected(): void {
+    this.#release();
+  }
+
+  /**
+   * Starts a voice call: ends any other widget's call, asks for the microphone, then opens the conversation with
+   * `options` (their initiation asks for `text_only: false`). Resolves false when the microphone is refused (told,
+   * nothing opened).
+   */
+  async start(conversation: ConversationController, options: SessionOptions): Promise<boolean> {
+    for (const call of calls) if (call !== this) call.end();
+    calls.add(this);
+    const run = ++this.#run;
+    this.#set({ state: 'starting', turn: 'listening', muted: false, textMode: false, problem: null });
+    this.#audio.mute(false);
+    this.#output.muted = false;
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: MICROPHONE_CONSTRAINTS });
+    } catch (error) {
+      if (run === this.#run) this.#fail(microphoneErrorKind(error), error);
+      return false;
+    }
+    if (run !== this.#run) {
+      stream.getTracks().forEach((track) => track.stop());
+      return false;
+    }
+    this.#stream = stream;
+    this.#conversation = conversation;
+    const session = conversation.start(options);
+    session.addEventListener('conversation_initiation_metadata', () => {
+      if (run !== this.#run) return;
+      const granted = this.#stream ?? undefined;
+      this.#stream = null;
+      const workletUrls = { capture: besideScript(WORKLET_FILES.capture), playback: besideScript(WORKLET_FILES.playback) };
+      void this.#audio
+        .start({ stream: granted, inputFormat: session.userInputAudioFormat, outputFormat: session.agentOutputAudioFormat, output: this.#output, workletUrls, workletFallback: true })
+        .then((running) => running && run === this.#run && this.#set({ state: 'on' }));
+    });
+    session.addEventListener('audio', ({ detail }) => run === this.#run && this.#audio.play(detail.audio_event.audio_base_64, detail.audio_event.event_id));
+    session.addEventListener('interruption', ({ detail }) => run === this.#run && this.#audio.interrupt(detail.interruption_event.event_id));
+    session.addEventListener('ended', () => run === this.#run && this.#release());
+    return true;
+  }
+
+  /** Ends the call (`end_call`): the conversation closes and everything is released. */
+  end(): void {
+    this.#conversation?.end();
+    this.#release();
+  }
+
+  /** Mutes or unmutes the microphone (`mute_microphone`, `mic_muting_enabled`). */
+  toggleMute(): void {
+    this.#set({ muted: !this.muted });
+    this.#audio.mute(this.muted || this.textMode);
+  }
+
+  /** Switches between voice and text during the call (`conversation_mode_toggle_enabled`), with a notice in the transcript. */
+  toggleTextMode(): void {
+    this.#set({ textMode: !this.textMode });
+    this.#audio.mute(this.muted || this.textMode);
+    this.#output.muted = this.textMode;
+    this.#conversation?.notice(this.textMode ? 'text_mode' : 'voice_mode');
+  }
+
+  #fail(kind: AudioErrorKind, error: unknown): void {
+    const lost = kind === 'no-microphone' && this.state === 'on';
+    const [notice, words] = lost ? (['microphone_lost', 'the microphone went away during the call'] as const) : FAILURE[kind];
+    log.error(`voice call: ${words}${error instanceof Error ? ` (${error.name}: ${error.message})` : ''}.`);
+    this.#set({ problem: notice });
+    if (kind === 'suspended') {
+      addEventListener('click', this.#resume, { capture: true });
+      return;
+    }
+    if (kind === 'output-lost') return;
+    // No microphone (refused, missing, gone): the call cannot go on as a voice call; the panel tells why.
+    this.#conversation?.end(notice);
+    this.#release();
+  }
+
+  #clear(problem: NoticeKind): void {
+    if (this.problem === problem) this.#set({ problem: null });
+    removeEventListener('click', this.#resume, { capture: true });
+  }
+
+  /** Stops everything of the call: the microphone (granted or running), the AudioContext and worklets, the resume listener. */
+  #release(): void {
+    this.#run++;
+    this.#stream?.getTracks().forEach((track) => track.stop());
+    this.#stream = null;
+    this.#audio.stop();
+    removeEventListener('click', this.#resume, { capture: true });
+    this.#conversation = null;
+    calls.delete(this);
+    this.levels(0, 0);
+    this.#set({ state: 'off', turn: 'listening' });
+  }
+
+  #set(change: Partial<Pick<VoiceController, 'state' | 'turn' | 'muted' | 'textMode' | 'problem'>>): void {
+    Object.assign(this, change);
+    this.host.requestUpdate();
+  }
+}

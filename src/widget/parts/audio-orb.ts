@@ -1,0 +1,32 @@
+import { css, html, type TemplateResult } from 'lit';
+import type { AudioTurnState } from '../../audio/audio-controller.js';
+
+/**
+ * The large orb of a voice call (`part="orb"`), shown in place of the transcript when `transcript_enabled` is false:
+ * decorative (`aria-hidden`; the status line says whose turn it is). It and the header's avatar follow the levels
+ * the voice controller writes on the root (`--_mic-level`, `--_agent-level`, 0..1), and stay still under
+ * `prefers-reduced-motion`.
+ */
+export function audioOrb({ turn }: { turn: AudioTurnState }): TemplateResult {
+  return html`<div class="orb-stage"><span part="orb" class="avatar orb audio-orb ${turn}" aria-hidden="true"></span></div>`;
+}
+
+export const audioOrbStyles = css`
+  .orb-stage {
+    flex: 1;
+    display: grid;
+    place-items: center;
+  }
+  .audio-orb {
+    width: 120px;
+    height: 120px;
+    box-shadow: 0 0 0 12px var(--_accent-subtle);
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .live .header .avatar,
+    .audio-orb {
+      transition: transform 80ms linear;
+      transform: scale(calc(1 + 0.35 * max(var(--_mic-level, 0), var(--_agent-level, 0))));
+    }
+  }
+`;
