@@ -52,7 +52,12 @@ const MOBILE_QUERY = '(max-width: 640px)';
  * @csspart composer - the text input form
  * @csspart input - the text input field
  * @csspart button - every button; each also has its own part
- * @csspart start-button - the button that starts a conversation
+ * @csspart start-call-button - the button that starts a voice call (`start_call`, `new_call`)
+ * @csspart start-button - the button that starts a text conversation (`start_chat`)
+ * @csspart mute-button - the microphone's mute toggle during a call (`mic_muting_enabled`, aria-pressed)
+ * @csspart mode-button - the voice / text toggle during a call (`conversation_mode_toggle_enabled`)
+ * @csspart orb - the voice call's orb, shown instead of the transcript when `transcript_enabled` is false
+ * @csspart voice-problem - a voice failure in plain words (role="alert")
  * @csspart send-button - the button that sends the typed text
  * @csspart end-button - the button that ends the conversation
  * @csspart expand-button - the button that expands the panel (`expandable`)
