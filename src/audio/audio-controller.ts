@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { captureWorkletSource, type CaptureProcessorOptions } from './capture-worklet.js';
 import { base64ToBytes, bytesToBase64, createResampler, parseAudioFormat, pcm16ToFloat, ulawToFloat } from './pcm.js';
-import { playbackWorkletSource } from './playback-worklet.js';
+import { playbackWorkletSource, type PlaybackProcessorOptions } from './playback-worklet.js';
 
 /**
  * Why audio stopped or cannot start:
@@ -43,6 +43,8 @@ export interface AudioStartOptions {
   workletUrls?: { capture?: string; playback?: string };
   /** When a worklet URL fails to load (no such file), load the source from a Blob URL instead of failing. Default false. */
   workletFallback?: boolean;
+  /** The jitter buffer's playout delay and hangover (ms; see `playback-worklet.ts`). Default 0 and 0. */
+  playout?: PlaybackProcessorOptions;
   /** Overrides of the microphone constraints (default: echo cancellation, noise suppression and auto gain on). */
   constraints?: MediaTrackConstraints;
   /**
@@ -212,7 +214,7 @@ export function audioController(host: ReactiveControllerHost, callbacks: AudioCa
 
       const resample = createResampler(output.sampleRate, ctx.sampleRate);
       r.decode = (bytes) => resample(output.encoding === 'ulaw' ? ulawToFloat(bytes) : pcm16ToFloat(bytes));
-      const out = new AudioWorkletNode(ctx, 'playback', { numberOfInputs: 0, outputChannelCount: [1] });
+      const out = new AudioWorkletNode(ctx, 'playback', { numberOfInputs: 0, outputChannelCount: [1], processorOptions: options.playout ?? {} });
       out.port.onmessage = ({ data }) => {
         if (data.state) callbacks.onState?.(data.state === 'playing' ? 'speaking' : 'listening', data.t);
         else {

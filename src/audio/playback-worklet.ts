@@ -4,50 +4,83 @@
  *
  * - A jitter buffer: a FIFO of `Float32Array` chunks fed by `{samples}` messages, samples at the context's rate
  *   (the main thread resamples, see `createResampler`). The agent's audio arrives faster than real time, so the
- *   FIFO grows without bound rather than overflowing a fixed ring; it plays as soon as it holds anything.
- * - `'clear'` empties it at once (the next render quantum is silent: interruption, PROTOCOL.md section 3).
+ *   FIFO grows without bound rather than overflowing a fixed ring.
+ * - Playout delay (`processorOptions.prebufferMs`, default 0): a talk spurt starts once its first samples have waited
+ *   that long (ms of context time), so audio that arrives in real time (chunks paced by the service) has that much
+ *   margin against late chunks before the buffer runs dry.
+ * - Hangover (`processorOptions.hangoverMs`, default 0): a buffer that runs dry stays "playing" that long (ms) before it
+ *   counts as drained, so a late chunk within it goes on at once and the turn does not flicker; its `drained` still
+ *   carries the time the last sample went out.
+ * - `'clear'` (interruption, PROTOCOL.md section 3) fades what plays out over `FADE_MS` and empties the buffer.
  * - Outputs silence when empty.
- * - Posts `{state: 'playing' | 'drained', t}` when it starts giving out samples or runs dry (or is cleared); `t`
- *   is the context time (s) of that render quantum, so `playing`'s `t` is when the first sample went out.
+ * - Posts `{state: 'playing' | 'drained', t}` when it starts giving out samples or has run dry (or is cleared); `t`
+ *   is the context time (s): of the first sample out for `playing`, of the end of the last one for `drained`.
  * - Posts `{level}` (RMS, 0..1) about every 20 ms while there is sound, and once 0 after it.
  */
+
+/** Options of the `playback` processor (`processorOptions`), in ms. */
+export interface PlaybackProcessorOptions {
+  prebufferMs?: number;
+  hangoverMs?: number;
+}
 
 // The AudioWorkletGlobalScope, where `registerPlaybackProcessor` runs (not in lib.dom).
 declare class AudioWorkletProcessor {
   readonly port: MessagePort;
 }
-declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+declare function registerProcessor(name: string, processor: new (options?: { processorOptions?: object }) => AudioWorkletProcessor): void;
 declare const sampleRate: number;
 declare const currentTime: number;
 
 /** Registers the `playback` processor. Runs in the worklet, from its source text: it may use only the worklet's globals. */
 function registerPlaybackProcessor(): void {
+  /** How long an interruption's fade-out lasts (ms): short enough for silence at once, long enough not to click. */
+  const FADE_MS = 8;
+
   class PlaybackProcessor extends AudioWorkletProcessor {
     private queue: Float32Array[] = [];
     /** How much of `queue[0]` has been played. */
     private offset = 0;
     private playing = false;
+    /** Samples a talk spurt waits before it starts, and how long a dry buffer stays "playing" (samples). */
+    private readonly prebuffer: number;
+    private readonly hangover: number;
+    /** Samples the queued audio has waited to start; samples since the buffer ran dry. */
+    private waited = 0;
+    private dry = 0;
+    /** The context time when the last sample went out (s). */
+    private lastOut = 0;
+    /** Samples of fade-out left after a `clear` (0: none under way). */
+    private fading = 0;
     /** Sum of squares and count of the samples since the last level. */
     private squares = 0;
     private counted = 0;
     private level = 0;
 
-    constructor() {
+    constructor(options?: { processorOptions?: { prebufferMs?: number; hangoverMs?: number } }) {
       super();
+      const { prebufferMs = 0, hangoverMs = 0 } = options?.processorOptions ?? {};
+      this.prebuffer = Math.round((prebufferMs / 1000) * sampleRate);
+      this.hangover = Math.round((hangoverMs / 1000) * sampleRate);
       this.port.onmessage = ({ data }) => {
-        if (data === 'clear') {
-          this.queue = [];
-          this.offset = 0;
-          this.setPlaying(false);
-        } else this.queue.push(data.samples);
+        if (data === 'clear') this.fading = this.queue.length ? Math.round((FADE_MS / 1000) * sampleRate) : 0;
+        else this.queue.push(data.samples);
+        if (data === 'clear' && !this.fading) this.empty();
       };
     }
 
+    /** Drops everything queued; the turn is over now. */
+    private empty(): void {
+      this.queue = [];
+      this.offset = this.waited = this.dry = 0;
+      this.setPlaying(false, currentTime);
+    }
+
     /** Posts the state when it changes. */
-    private setPlaying(playing: boolean): void {
+    private setPlaying(playing: boolean, t: number): void {
       if (playing !== this.playing) {
         this.playing = playing;
-        this.port.postMessage({ state: playing ? 'playing' : 'drained', t: currentTime });
+        this.port.postMessage({ state: playing ? 'playing' : 'drained', t });
       }
     }
 
@@ -55,7 +88,9 @@ function registerPlaybackProcessor(): void {
       const queue = this.queue;
       const n = output.length;
       let written = 0;
-      while (written < n && queue.length) {
+      // A new talk spurt waits its playout delay; one under way (or in its hangover) goes on at once.
+      const ready = this.playing || (queue.length > 0 && (this.waited += n) > this.prebuffer);
+      while (ready && written < n && queue.length) {
         const chunk = queue[0];
         const count = Math.min(n - written, chunk.length - this.offset);
         output.set(chunk.subarray(this.offset, (this.offset += count)), written);
@@ -66,7 +101,18 @@ function registerPlaybackProcessor(): void {
         }
       }
       output.fill(0, written);
-      this.setPlaying(written > 0);
+      if (this.fading) {
+        for (let i = 0; i < written; i++) output[i] *= Math.max(0, this.fading - i) / ((FADE_MS / 1000) * sampleRate);
+        this.fading = Math.max(0, this.fading - n);
+        if (!this.fading) this.empty();
+      } else if (written) {
+        this.setPlaying(true, currentTime);
+        this.dry = 0;
+        this.lastOut = currentTime + written / sampleRate;
+      } else if (this.playing && (this.dry += n) >= this.hangover) {
+        this.waited = 0;
+        this.setPlaying(false, this.lastOut);
+      }
       for (const sample of output) this.squares += sample * sample;
       if ((this.counted += n) >= sampleRate / 50) {
         const level = Math.sqrt(this.squares / this.counted);

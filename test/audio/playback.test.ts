@@ -6,9 +6,9 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sleep, tap, tone, until, type AudioTestHost } from './audio-host.js';
 import './audio-host.js';
 
-async function started(outputFormat = 'pcm_16000', inputFormat = 'pcm_16000') {
+async function started(outputFormat = 'pcm_16000', inputFormat = 'pcm_16000', playout?: { prebufferMs?: number; hangoverMs?: number }) {
   const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
-  expect(await host.audio.start({ inputFormat, outputFormat, output: host.player }), String(host.errors[0]?.[1])).to.equal(true);
+  expect(await host.audio.start({ inputFormat, outputFormat, output: host.player, playout }), String(host.errors[0]?.[1])).to.equal(true);
   return host;
 }
 
@@ -97,6 +97,30 @@ describe('playback', () => {
     expect(host.states.map(([state]) => state)).to.deep.equal(['listening', 'speaking', 'listening']);
     expect(host.states[2][1] - host.states[1][1]).to.be.closeTo(1, 0.02);
     await until(() => ear.silent(), 'silence after the tone');
+  });
+
+  it('a playout delay holds a talk spurt back by prebufferMs of context time, then plays it whole', async () => {
+    const host = await started('pcm_16000', 'pcm_16000', { prebufferMs: 60 });
+    const queuedAt = host.audio.context!.currentTime;
+    host.audio.play(tone(440, 16000, 0.2), 1);
+    await until(() => host.states.length === 3, 'played and drained', 3000);
+    const [, speaking, listening] = host.states;
+    // The first sample goes out no sooner than 60 ms (one render quantum of slack for when play() landed) after it came.
+    expect(speaking![1] - queuedAt).to.be.at.least(0.06 - 128 / host.audio.context!.sampleRate);
+    expect(listening![1] - speaking![1]).to.be.closeTo(0.2, 0.01);
+  });
+
+  it('a hangover keeps the turn through a gap shorter than hangoverMs, and the drained time is the last sample out', async () => {
+    const host = await started('pcm_16000', 'pcm_16000', { hangoverMs: 300 });
+    host.audio.play(tone(440, 16000, 0.1), 1);
+    await until(() => host.states.length === 2, 'speaking');
+    await sleep(120);
+    host.audio.play(tone(440, 16000, 0.1), 1);
+    await until(() => host.states.length >= 3, 'drained after the hangover', 3000);
+    await sleep(400); // long enough for a second turn's states to show, had the gap ended the first
+    expect(host.states.map(([state]) => state), 'one turn, no flicker').to.deep.equal(['listening', 'speaking', 'listening']);
+    // Drained at the end of the second chunk's last sample, not at the end of the hangover.
+    expect(host.states[2]![1] - host.states[1]![1]).to.be.lessThan(0.3 + 0.1);
   });
 
   it('holds audio played while start() is under way, and plays it once running', async () => {

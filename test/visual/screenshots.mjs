@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startDemo } from '../../demo/serve.mjs';
-import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import { chromiumArgs, chromiumArgsWithFakeMicrophone, chromiumPath } from '../../scripts/chromium.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT_DIR = path.join(ROOT, 'screenshots');
@@ -29,6 +29,11 @@ const WIDGET_CONFIG_ROUTE = '**/v1/convai/agents/*/widget*';
 const EXPECTED_CONSOLE = {
   '07-error-404': /404|no_such_agent/,
   'error-500': /500|Internal Server Error|scripted failure/,
+  'voice-denied': /voice call: the microphone was denied/,
+  'voice-no-microphone': /voice call: no microphone/,
+  'voice-blocked': /voice call: the browser holds the sound back/,
+  'voice-microphone-lost': /voice call: the microphone went away/,
+  'voice-output-lost': /voice call: the sound output/,
 };
 
 /** @type {Awaited<ReturnType<typeof startDemo>> | null} */
@@ -555,6 +560,119 @@ async function shootStates() {
   await page.getByRole('button', { name: 'Like', exact: true }).last().click();
   await shoot(page, 'feedback-during.png');
   await context.close();
+
+  await voiceStates();
+}
+
+/**
+ * Instrumentation a voice step installs before the page loads: what the browser does on a real device that a test
+ * machine cannot do (refuse the microphone, unplug it, block autoplay, lose the output), and a slow permission prompt.
+ * @type {Record<string, string>}
+ */
+const VOICE_FAULTS = {
+  slowPrompt: `{ const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = (c) => new Promise((r) => setTimeout(() => r(ask(c)), 60000)); }`,
+  denied: `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));`,
+  noMicrophone: `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));`,
+  // A quiet room: the fake microphone's speech would interrupt the agent at once (the reference service listens).
+  quiet: `navigator.mediaDevices.getUserMedia = async () => {
+    const s = new AudioContext().createMediaStreamDestination().stream;
+    window.__unplug = () => s.getAudioTracks()[0].dispatchEvent(new Event('ended'));
+    return s; };`,
+  blocked: `HTMLMediaElement.prototype.play = function () { return Promise.reject(new DOMException('play() can only be initiated by a user gesture', 'NotAllowedError')); };`,
+  contexts: `{ const Base = AudioContext; window.AudioContext = class extends Base { constructor(o) { super(o); window.__context = this; } }; }`,
+};
+
+/** Voice call states (issue 9) on the states page, with Chromium's fake microphone playing test/fixtures/speech.wav. */
+async function voiceStates() {
+  const voiceBrowser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgsWithFakeMicrophone(), headless: true });
+  const contextOptions = { viewport: DESKTOP, colorScheme: /** @type {const} */ ('light'), reducedMotion: /** @type {const} */ ('reduce') };
+  const status = (/** @type {import('playwright-core').Page} */ page, /** @type {string} */ text) => page.locator('[part~="status"]').getByText(text, { exact: true });
+  /** Opens the full agent's panel (its terms accepted as by a returning visitor) with `fault` installed, and presses Start a call. */
+  const call = async (/** @type {string | null} */ fault, /** @type {boolean} */ press = true, /** @type {string[]} */ more = []) => {
+    const context = await voiceBrowser.newContext(contextOptions);
+    const page = await newPage(context);
+    await page.addInitScript(() => localStorage.setItem('acme_terms_v3', 'accepted'));
+    for (const name of [fault, ...more]) if (name) await page.addInitScript(VOICE_FAULTS[name]);
+    await openState(page, {}, launcherNamed('Need help?'));
+    await openPanel(page, 'Need help?', "Hi Ada! I'm the Acme assistant. How can I help?");
+    if (press) await page.getByRole('button', { name: 'Start a call', exact: true }).click();
+    return { context, page };
+  };
+  try {
+    step = 'voice-idle';
+    let { context, page } = await call(null, false);
+    await page.getByRole('button', { name: 'Start a call', exact: true }).waitFor();
+    await shoot(page, 'voice-idle.png');
+    await context.close();
+
+    step = 'voice-connecting';
+    ({ context, page } = await call('slowPrompt'));
+    await status(page, 'Connecting').waitFor();
+    await shoot(page, 'voice-connecting.png');
+    await context.close();
+
+    step = 'voice-speaking';
+    ({ context, page } = await call('quiet'));
+    await status(page, 'Talk to interrupt').waitFor();
+    await shoot(page, 'voice-speaking.png');
+    step = 'voice-listening';
+    await status(page, 'Listening').waitFor({ timeout: 30000 });
+    await shoot(page, 'voice-listening.png');
+    step = 'voice-muted';
+    await page.getByRole('button', { name: 'Mute microphone', exact: true }).click();
+    await page.locator('[part~="mute-button"][aria-pressed="true"]').waitFor();
+    await shoot(page, 'voice-muted.png');
+    step = 'voice-text-mode';
+    await page.getByRole('button', { name: 'Switch to text mode', exact: true }).click();
+    await page.getByText('Switched to text mode', { exact: true }).waitFor();
+    await status(page, 'Chatting with AI agent').waitFor();
+    await shoot(page, 'voice-text-mode.png');
+    await context.close();
+
+    step = 'voice-no-transcript';
+    context = await voiceBrowser.newContext(contextOptions);
+    page = await newPage(context);
+    await page.addInitScript(() => localStorage.setItem('acme_terms_v3', 'accepted'));
+    await page.addInitScript(VOICE_FAULTS.quiet);
+    await openState(page, { attrs: { transcript: 'false' } }, launcherNamed('Need help?'));
+    await page.getByRole('button', { name: 'Need help?', exact: true }).click();
+    await page.getByRole('button', { name: 'Start a call', exact: true }).click();
+    await page.locator('[part~="orb"]').waitFor();
+    await status(page, 'Talk to interrupt').waitFor();
+    await shoot(page, 'voice-no-transcript.png');
+    await context.close();
+
+    for (const [name, fault, words] of /** @type {const} */ ([
+      ['voice-denied', 'denied', 'The microphone is blocked. Allow it in the browser to talk, or type instead.'],
+      ['voice-no-microphone', 'noMicrophone', 'No microphone was found.'],
+      ['voice-blocked', 'blocked', 'The browser paused the sound. Click anywhere in the page to hear the agent.'],
+    ])) {
+      step = name;
+      ({ context, page } = await call(fault));
+      await page.locator('[part~="voice-problem"]').getByText(words).waitFor();
+      await shoot(page, `${name}.png`);
+      await context.close();
+    }
+
+    step = 'voice-microphone-lost';
+    ({ context, page } = await call('quiet'));
+    await status(page, 'Talk to interrupt').waitFor();
+    await page.evaluate(() => /** @type {any} */ (window).__unplug());
+    await page.locator('[part~="voice-problem"]').getByText('The microphone was disconnected.').waitFor();
+    await shoot(page, 'voice-microphone-lost.png');
+    await context.close();
+
+    step = 'voice-output-lost';
+    ({ context, page } = await call('quiet', true, ['contexts']));
+    await status(page, 'Talk to interrupt').waitFor(); // the agent's voice plays: the AudioContext exists
+    await page.evaluate(() => /** @type {any} */ (window).__context.dispatchEvent(new Event('error')));
+    await page.locator('[part~="voice-problem"]').getByText('The sound output was lost.').waitFor();
+    await shoot(page, 'voice-output-lost.png');
+    await context.close();
+  } finally {
+    await voiceBrowser.close();
+  }
 }
 
 try {

@@ -13,6 +13,13 @@ export const WORKLET_FILES = { capture: 'voice-agent-capture-worklet.js', playba
 /** Where a voice call stands: `off`, `starting` (asking for the microphone, connecting), `on` (audio flowing). */
 export type VoiceState = 'off' | 'starting' | 'on';
 
+/**
+ * The agent's voice arrives in chunks paced in real time: a talk spurt starts 60 ms after its first chunk came (margin
+ * for a late chunk, within the 110 ms budget from frame to sound), and a buffer that runs dry keeps the turn for 150 ms
+ * (a late chunk goes on at once; the status does not flicker).
+ */
+const PLAYOUT = { prebufferMs: 60, hangoverMs: 150 };
+
 /** The calls on this page: only one holds the microphone; a new call ends the others. */
 const calls = new Set<VoiceController>();
 
@@ -101,7 +108,7 @@ export class VoiceController implements ReactiveController {
       this.#stream = null;
       const workletUrls = { capture: besideScript(WORKLET_FILES.capture), playback: besideScript(WORKLET_FILES.playback) };
       void this.#audio
-        .start({ stream: granted, inputFormat: session.userInputAudioFormat, outputFormat: session.agentOutputAudioFormat, output: this.#output, workletUrls, workletFallback: true })
+        .start({ stream: granted, inputFormat: session.userInputAudioFormat, outputFormat: session.agentOutputAudioFormat, output: this.#output, workletUrls, workletFallback: true, playout: PLAYOUT })
         .then((running) => running && run === this.#run && this.#set({ state: 'on' }));
     });
     session.addEventListener('audio', ({ detail }) => run === this.#run && this.#audio.play(detail.audio_event.audio_base_64, detail.audio_event.event_id));

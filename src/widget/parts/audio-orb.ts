@@ -17,7 +17,7 @@ export const audioOrbStyles = css`
     display: grid;
     place-items: center;
   }
-  .audio-orb {
+  .orb-stage .audio-orb {
     width: 120px;
     height: 120px;
     box-shadow: 0 0 0 12px var(--_accent-subtle);

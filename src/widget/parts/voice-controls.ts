@@ -1,6 +1,12 @@
-import { css, html, nothing, type TemplateResult } from 'lit';
+import { css, html, nothing, svg, type TemplateResult } from 'lit';
 import type { Labels, WidgetConfig } from '../../config/types.js';
 import type { NoticeKind } from '../controllers/conversation.js';
+
+/**
+ * A microphone, drawn in the text colour (no emoji font needed). Elements are closed explicitly: the build's template
+ * minifier drops the `/` of self-closing tags, which would nest the path inside the rect.
+ */
+const microphoneIcon = svg`<rect x="9" y="3" width="6" height="11" rx="3"></rect><path d="M6 11a6 6 0 0 0 12 0M12 17v4"></path>`;
 
 /** Options of `voiceControls`. */
 export interface VoiceControlsOptions {
@@ -22,7 +28,7 @@ export interface VoiceControlsOptions {
 export function voiceControls({ config, texts, muted, textMode, onMute, onTextMode }: VoiceControlsOptions): TemplateResult {
   return html`${config.mic_muting_enabled
     ? html`<button part="button mute-button" class="icon mute" type="button" aria-label=${texts.mute_microphone} aria-pressed=${muted ? 'true' : 'false'} ?disabled=${textMode} @click=${onMute}>
-        <span aria-hidden="true">${muted ? '🔇' : '🎙'}</span>
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">${microphoneIcon}${muted ? svg`<path d="M4 4l16 16"></path>` : nothing}</svg>
       </button>`
     : nothing}${config.conversation_mode_toggle_enabled
     ? html`<button part="button mode-button" class="secondary" type="button" @click=${onTextMode}>${textMode ? texts.voice_mode : texts.text_mode}</button>`
@@ -48,6 +54,13 @@ export const voiceControlsStyles = css`
     color: var(--_base-error);
     font-size: 13px;
     text-align: center;
+  }
+  .mute svg {
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    vertical-align: middle;
   }
   .mute[aria-pressed='true'] {
     background: var(--_accent-subtle);
