@@ -37,7 +37,8 @@ function referenceServicePlugin() {
         fallback(req, res) {
           const worklet = worklets[req.url.slice(1)];
           if (req.url === '/voice-agent-widget.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-          else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript' }).end(worklet);
+          // CORS: a page on another origin loads the worklets with audioWorklet.addModule, a CORS fetch (the CSP page).
+          else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(worklet);
           else res.writeHead(404).end();
         },
       });
@@ -54,8 +55,25 @@ function referenceServicePlugin() {
           type: 'js',
         };
       }
+      if (context.path === '/csp/voice.html') return cspPage(context.query, running.url);
       return undefined;
     },
+  };
+}
+
+/**
+ * The page of the strict-CSP voice test (test/integration/voice-csp.test.ts), on the test server's origin: only the
+ * widget of `agent_minimal`, loaded from the reference service as a site would embed it, under the
+ * `Content-Security-Policy` of the query's `policy` (whatever the test asks; this is a test server).
+ * @param {Record<string, unknown>} query @param {string} serviceOrigin
+ */
+function cspPage({ policy }, serviceOrigin) {
+  return {
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>strict CSP</title>
+<script src="${serviceOrigin}/voice-agent-widget.js"></script></head>
+<body><voice-agent-widget agent-id="agent_minimal"></voice-agent-widget></body></html>`,
+    type: 'html',
+    headers: { 'content-security-policy': String(policy ?? "default-src 'none'") },
   };
 }
 

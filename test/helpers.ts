@@ -16,17 +16,20 @@ export async function until(predicate: () => unknown, message: string, timeoutMs
   }
 }
 
-/** Collects console.warn / console.error lines while `run` runs; restores the console after. */
-export async function captureConsole<T>(run: () => Promise<T> | T): Promise<{ result: T; warnings: string[]; errors: string[] }> {
+/**
+ * Collects console.warn / console.error lines while `run` runs; restores the console after. `target`: another
+ * window's console (a frame's), default this one's.
+ */
+export async function captureConsole<T>(run: () => Promise<T> | T, target: Console = console): Promise<{ result: T; warnings: string[]; errors: string[] }> {
   const warnings: string[] = [];
   const errors: string[] = [];
-  const { warn, error } = console;
-  console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
-  console.error = (...args: unknown[]) => errors.push(args.map(String).join(' '));
+  const { warn, error } = target;
+  target.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
+  target.error = (...args: unknown[]) => errors.push(args.map(String).join(' '));
   try {
     return { result: await run(), warnings, errors };
   } finally {
-    console.warn = warn;
-    console.error = error;
+    target.warn = warn;
+    target.error = error;
   }
 }

@@ -59,6 +59,7 @@ export interface ConversationSession {
 }
 
 const OPEN = 1;
+const CLOSED = 3;
 
 /**
  * One conversation on the socket. Sends nothing but the initiation until the service's metadata arrives;
@@ -101,6 +102,8 @@ export class ConversationSession extends EventTarget {
         if (event.code === 1000 && this.conversationId) this.#finish({ reason: 'agent', code: 1000, error: null });
         else this.#fail(`the conversation socket ${this.conversationId ? 'closed' : 'could not open'} (code ${event.code}${event.reason ? `, ${event.reason}` : ''})`, event.code, event.reason);
       };
+      // A socket the page's CSP (connect-src) blocks is made closed and fires `error` alone, never `close`.
+      if (socket.readyState === CLOSED) this.#fail(`the browser refused to open ${url} (is its origin in the page's Content-Security-Policy connect-src?)`, null);
     } catch (error) {
       this.#fail(`cannot open ${url}: ${(error as Error).message}`, null);
     }

@@ -16,8 +16,8 @@ import { ThemeController } from './controllers/theme.js';
 import { VoiceController } from './controllers/voice.js';
 import { WidgetConfigController, type WidgetConfigValue } from './controllers/widget-config.js';
 import {
-  audioOrb, banner, composer, conversationActions, conversationId, errorState, feedbackSheet, header, launcher, panel, partStyles, termsDialog,
-  transcript, voiceControls, voiceProblem,
+  audioOrb, banner, composer, conversationActions, conversationId, errorState, feedbackSheet, header, launcher, panel, partStyles, statusLabel,
+  termsDialog, transcript, voiceControls, voiceProblem,
 } from './parts/index.js';
 import { sharedStyles } from './styles.js';
 
@@ -110,11 +110,7 @@ export class VoiceAgentWidget extends LitElement {
   readonly #terms = new TermsController(this, () => this.#firstControl());
   readonly #clipboard = new ClipboardController(this);
   readonly #mobile = new MediaQueryController(this, MOBILE_QUERY);
-  readonly #voice = new VoiceController(this, (mic, agent) => {
-    const root = this.renderRoot.querySelector<HTMLElement>('.root');
-    root?.style.setProperty('--_mic-level', mic.toFixed(3));
-    root?.style.setProperty('--_agent-level', agent.toFixed(3));
-  });
+  readonly #voice = new VoiceController(this, '.root');
 
   /** The visitor opened (true) or closed (false) the panel; null until then: `default_expanded` decides. */
   @state() private open: boolean | null = null;
@@ -251,12 +247,10 @@ export class VoiceAgentWidget extends LitElement {
     const placeholder = status === 'ended' ? texts.input_placeholder_new_conversation : config.text_only ? texts.input_placeholder_text_only : texts.input_placeholder;
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const rated = status === 'ended' && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
-    const statusText = status === 'connecting' || (call && status !== 'connected') ? texts.connecting_status
-      : status !== 'connected' ? ''
-      : call && !voice.textMode ? (voice.turn === 'speaking' ? texts.speaking_status : texts.listening_status) : texts.chatting_status;
     return panel({ texts, language, expanded: expandable && this.expanded, onKeydown: this.#onPanelKeydown, content: [
       header({
-        config, texts, language, languages: offeredLanguages(config), active, expandable, expanded: this.expanded, status: statusText,
+        config, texts, language, languages: offeredLanguages(config), active, expandable, expanded: this.expanded,
+        status: statusLabel(status, call && !voice.textMode ? voice.turn : null, call),
         onLanguage: (l) => this.#config.chooseLanguage(l), onExpand: () => (this.expanded = !this.expanded), onCollapse: this.#toggle,
       }),
       config.show_conversation_id && id

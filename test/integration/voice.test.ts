@@ -1,29 +1,192 @@
 /**
  * Voice calls through the element (PROTOCOL.md section 3, "Voice") against the reference service, which speaks
- * (espeak-ng) and listens (energy VAD), with Chromium's fake microphone playing test/fixtures/speech.wav.
+ * (espeak-ng) and listens (energy VAD), with Chromium's fake microphone playing test/fixtures/speech.wav (2 s of
+ * speech, 1 s of silence, looped: the service hears `(speech, 2.0 s)` every 3 s and interrupts the agent when the
+ * speech starts over it). Starting a call, hearing the agent, interruption, the status line.
+ * Controls: voice-controls.test.ts; failures: voice-failures.test.ts; releasing: voice-release.test.ts; CSP: voice-csp.test.ts.
  */
-import { expect, oneEvent } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { until } from '../helpers.js';
-import { $, mountWidget, openPanel } from '../widget-helpers.js';
+import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import {
+  LABEL, callAtThePrompt, closedRecord, conversationRecord, createAgent, endCall, live, openCall, part, startCall, statusText,
+  watchEachCall,
+} from './voice-helpers.js';
 
-const status = (el: VoiceAgentWidget): string => $(el, '[part~="status"]')!.textContent!.trim();
+/** `user_input_audio_format`s (PROTOCOL.md section 3): sample rate (Hz) and bytes per sample. */
+const INPUT_FORMATS: [format: string, rate: number, bytesPerSample: number][] = [
+  ['pcm_16000', 16000, 2], ['pcm_8000', 8000, 2], ['pcm_22050', 22050, 2], ['pcm_24000', 24000, 2],
+  ['pcm_44100', 44100, 2], ['pcm_48000', 48000, 2], ['ulaw_8000', 8000, 1],
+];
+
+/** The durations (s) of the speech the service heard, from its `user_transcript`s `(speech, 2.0 s)` in the transcript. */
+const heardSeconds = (el: VoiceAgentWidget): number[] =>
+  $$(el, '.message.user').flatMap((m) => /^\(speech, (\d+\.\d) s\)$/.exec(m.textContent!.trim())?.slice(1).map(Number) ?? []);
+
+/** The agent's output level (0..1) the voice controller writes on the root while its audio plays. */
+const agentLevel = (el: VoiceAgentWidget): number => Number($(el, '.root')!.style.getPropertyValue('--_agent-level') || 0);
+
+/** 100 ms of a 440 Hz tone as 16-bit PCM at 16 kHz, base64: a chunk of agent audio a real service could still have in flight. */
+const TONE_BASE64 = (() => {
+  const samples = Int16Array.from({ length: 1600 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)));
+  return btoa(String.fromCharCode(...new Uint8Array(samples.buffer)));
+})();
 
 describe('a voice call', () => {
-  it('asks for the microphone, streams it, plays the agent, shows listening / speaking, and ends releasing all', async () => {
-    const el = await mountWidget('agent_demo_support');
-    await openPanel(el);
-    const call = $<HTMLButtonElement>(el, '[part~="start-call-button"]')!;
-    expect(call.textContent!.trim()).to.equal('Start a call');
-    const started = oneEvent(el, 'voice-agent-conversation');
-    call.click();
-    await started;
-    await until(() => status(el) === 'Talk to interrupt' || status(el) === 'Listening', 'a voice status', 8000);
-    await until(() => status(el) === 'Talk to interrupt', 'the agent speaks its first message', 8000);
-    await until(() => status(el) === 'Listening', 'back to listening', 15000);
-    const ended = oneEvent(el, 'voice-agent-conversation-end');
-    $<HTMLButtonElement>(el, '[part~="end-button"]')!.click();
-    await ended;
-    expect($(el, '[part~="start-call-button"]')!.textContent!.trim()).to.equal('New call');
+  const watch = watchEachCall();
+
+  describe('starting', () => {
+    it('names the call button start_call, and new_call once a call has ended; accessible while listening', async () => {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const callButton = () => part(el, 'start-call-button');
+      expect(callButton()!.textContent!.trim()).to.equal(LABEL.startCall);
+      await startCall(el);
+      expect(callButton(), 'no call button during the call').to.equal(null);
+      await until(() => statusText(el) === LABEL.listening, 'listening', 10000);
+      await expect(el).to.be.accessible();
+      expect((await endCall(el)).reason).to.equal('user');
+      expect(callButton()!.textContent!.trim()).to.equal(LABEL.newCall);
+    });
+
+    it('asks for the microphone once, with echo cancellation, noise suppression and auto gain on, before opening the socket', async () => {
+      let socketsWhenAsked = -1;
+      watch.answerGetUserMedia((real) => ((socketsWhenAsked = watch.sockets.length), real()));
+      await openCall('agent_minimal');
+      expect(watch.constraints).to.deep.equal([{ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } }]);
+      expect(socketsWhenAsked).to.equal(0);
+      expect(watch.sockets).to.have.length(1);
+      expect(watch.tracks().map((t) => t.readyState)).to.deep.equal(['live']);
+    });
+
+    it('asks for conversation.text_only false in the initiation, and the service records a voice conversation', async () => {
+      const { id } = await openCall('agent_minimal');
+      const [initiation] = watch.sent();
+      expect(initiation.type).to.equal('conversation_initiation_client_data');
+      expect(initiation.conversation_config_override).to.deep.include({ conversation: { text_only: false } });
+      const record = await conversationRecord(id);
+      expect(record.conversation_initiation_client_data.conversation_config_override.conversation).to.deep.equal({ text_only: false });
+      expect(record.metadata.text_only).to.equal(false);
+    });
+
+    it('sends text_only true when override-text-only="true" (the attribute wins); the service then does not listen', async () => {
+      const { id } = await openCall('agent_minimal', { 'override-text-only': 'true' });
+      expect(watch.sent()[0].conversation_config_override).to.deep.include({ conversation: { text_only: true } });
+      const record = await conversationRecord(id);
+      expect(record.conversation_initiation_client_data.conversation_config_override.conversation).to.deep.equal({ text_only: true });
+      expect(record.metadata.text_only).to.equal(true);
+      // The microphone still streams (a call), but a text-only conversation gets no voice activity scores.
+      await until(() => watch.chunks().length >= 50, 'a second of audio sent');
+      expect(watch.received('vad_score')).to.deep.equal([]);
+      expect((await conversationRecord(id)).metadata.user_audio_bytes).to.be.above(0);
+    });
+
+    for (const [format, rate, bytesPerSample] of INPUT_FORMATS) {
+      it(`sends ${format} user_audio_chunks of 20-25 ms, only after conversation_initiation_metadata, and the service hears the speech`, async function () {
+        this.timeout(30000);
+        const { el, id } = await openCall(await createAgent({ input: format }));
+        const [metadata] = watch.received('conversation_initiation_metadata');
+        expect(metadata.conversation_initiation_metadata_event.user_input_audio_format).to.equal(format);
+        // A whole utterance of the fake microphone (2.0 s; the first one heard may be cut by the start of the call).
+        // Audio at another rate than announced would be heard twice or half as long.
+        await until(() => heardSeconds(el).some((s) => s >= 1.5), 'the service heard a whole utterance', 15000);
+        expect(heardSeconds(el).every((s) => s <= 2.5), `heard ${heardSeconds(el)}`).to.equal(true);
+        await endCall(el);
+
+        const chunks = watch.chunks();
+        const sizes = new Set(chunks.map((c) => c.length));
+        expect(chunks.length).to.be.above(50);
+        for (const size of sizes) expect(size, `chunk bytes of ${format}`).to.be.within(rate * 0.02 * bytesPerSample, rate * 0.025 * bytesPerSample);
+        const kinds = watch.events.map((e) => (e.kind === 'sent' ? (e.frame.type ?? 'chunk') : e.kind === 'received' ? e.frame.type : e.kind));
+        expect(kinds[0]).to.equal('conversation_initiation_client_data');
+        expect(kinds.indexOf('chunk'), 'first chunk after the metadata').to.be.above(kinds.indexOf('conversation_initiation_metadata'));
+        // The service got every byte sent.
+        const record = await closedRecord(id);
+        expect(record.metadata.user_audio_bytes).to.equal(chunks.reduce((sum, c) => sum + c.length, 0));
+        expect(record.has_user_audio).to.equal(true);
+        expect(record.transcript.some((t) => t.role === 'user' && t.message.startsWith('(speech, '))).to.equal(true);
+      });
+    }
+  });
+
+  describe('hearing the agent', () => {
+    for (const format of ['pcm_16000', 'ulaw_8000', 'pcm_44100']) {
+      it(`plays the agent's ${format} audio: speaking_status while it plays, then listening_status`, async function () {
+        this.timeout(20000);
+        const { el } = await openCall(await createAgent({ output: format }));
+        expect(watch.received('conversation_initiation_metadata')[0].conversation_initiation_metadata_event.agent_output_audio_format).to.equal(format);
+        // Speaking: audio handed to the playback worklet, the level of what comes out above 0, the status says so.
+        await until(() => statusText(el) === LABEL.speaking && agentLevel(el) > 0, 'the agent is heard', 15000);
+        expect(watch.events.some((e) => e.kind === 'played')).to.equal(true);
+        await until(() => statusText(el) === LABEL.listening, 'listening once its audio is over', 15000);
+        await endCall(el);
+      });
+    }
+  });
+
+  describe('interruption', () => {
+    it('plays no audio at or below the interruption\'s event_id; the status leaves speaking; a later reply plays', async function () {
+      this.timeout(30000);
+      const { el, id } = await openCall('agent_minimal');
+      // The fake microphone's speech starts over the agent: the service interrupts it.
+      await until(() => watch.received('interruption').length > 0, 'an interruption', 15000);
+      const interrupted: number = watch.received('interruption')[0].interruption_event.event_id;
+      expect(watch.received('audio').some((f) => f.audio_event.event_id === interrupted), 'its audio had come').to.equal(true);
+      await until(() => statusText(el) === LABEL.listening, 'listening after the interruption');
+      expect(watch.received('audio').every((f) => f.audio_event.event_id <= interrupted), 'no later reply yet').to.equal(true);
+
+      // A chunk of the interrupted turn still in flight (a real service may send one) is not played.
+      const before = watch.events.length;
+      watch.inject({ type: 'audio', audio_event: { audio_base_64: TONE_BASE64, event_id: interrupted } });
+      expect(watch.events.slice(before).filter((e) => e.kind === 'played')).to.deep.equal([]);
+      await el.updateComplete;
+      expect(statusText(el)).to.equal(LABEL.listening);
+
+      // The reply to the visitor's speech has a later event_id and plays.
+      await until(() => watch.events.some((e) => e.kind === 'played' && e.eventId! > interrupted), 'a later reply played', 20000);
+      await until(() => statusText(el) === LABEL.speaking, 'speaking again', 10000);
+      const record = await conversationRecord(id);
+      expect(record.transcript.find((t) => t.role === 'agent')!.interrupted, 'the service recorded the interruption').to.equal(true);
+    });
+
+    it('replaces the shown text with agent_response_correction (injected: the reference service never sends one)', async () => {
+      const { el } = await openCall('agent_minimal');
+      await until(() => $$(el, '.message.agent').some((m) => m.textContent!.includes('How can I help you today?')), 'the first message');
+      const { agent_response: original, event_id } = watch.received('agent_response')[0].agent_response_event;
+      watch.inject({
+        type: 'agent_response_correction',
+        agent_response_correction_event: { original_agent_response: original, corrected_agent_response: 'Hello!', event_id },
+      });
+      await el.updateComplete;
+      expect($$(el, '.message.agent').map((m) => m.textContent!.trim())).to.deep.equal(['Hello!']);
+    });
+  });
+
+  describe('status', () => {
+    it('says connecting_status while the call starts (the microphone asked, no socket yet), then listening', async () => {
+      const { el, grant } = await callAtThePrompt(watch);
+      expect(watch.sockets).to.deep.equal([]);
+      grant();
+      await until(() => live(el), 'listening or speaking', 10000);
+    });
+
+    it('with show_agent_status false: the status is visually hidden but still in the role=status region (announced)', async () => {
+      const { el } = await openCall(await createAgent({ widget: { show_agent_status: false } }));
+      const region = $(el, '[role="status"]')!;
+      expect(region.getAttribute('aria-live')).to.equal('polite');
+      expect([LABEL.listening, LABEL.speaking]).to.include(region.textContent!.trim());
+      const text = region.querySelector('span')!;
+      expect(text.getBoundingClientRect().width).to.be.at.most(1);
+      expect(getComputedStyle(text).clipPath).to.equal('inset(50%)');
+    });
+
+    it('with show_agent_status true: the status is shown', async () => {
+      const { el } = await openCall(await createAgent({ widget: { show_agent_status: true } }));
+      const text = $(el, '[role="status"] span')!;
+      expect([LABEL.listening, LABEL.speaking]).to.include(text.textContent!.trim());
+      expect(text.getBoundingClientRect().width).to.be.above(10);
+      expect(getComputedStyle(text).clipPath).to.equal('none');
+    });
   });
 });

@@ -61,12 +61,15 @@ export class VoiceController implements ReactiveController {
     void this.#audio.resume().then((running) => running && this.#clear('audio_blocked'));
   };
 
-  /** @param levels receives the microphone's and the agent's RMS levels (0..1) about every 20 ms during a call */
-  constructor(private readonly host: ReactiveElement, private readonly levels: (input: number, output: number) => void) {
+  /**
+   * @param root the selector of the element in the host's shadow root that gets the levels, about every 20 ms during a
+   * call: `--_mic-level` and `--_agent-level`, RMS 0..1, which the orb's styles read (set through the CSSOM: CSP-safe)
+   */
+  constructor(private readonly host: ReactiveElement, private readonly root: string) {
     host.addController(this);
     this.#audio = audioController(host, {
       onChunk: (base64) => this.#conversation?.sendAudio(base64),
-      onLevels: (input, output) => this.levels(input, output),
+      onLevels: (input, output) => this.#levels(input, output),
       onState: (turn) => this.#set({ turn }),
       onError: (kind, error) => this.#fail(kind, error),
     });
@@ -114,6 +117,8 @@ export class VoiceController implements ReactiveController {
     session.addEventListener('audio', ({ detail }) => run === this.#run && this.#audio.play(detail.audio_event.audio_base_64, detail.audio_event.event_id));
     session.addEventListener('interruption', ({ detail }) => run === this.#run && this.#audio.interrupt(detail.interruption_event.event_id));
     session.addEventListener('ended', () => run === this.#run && this.#release());
+    // A session can end while it starts (a socket the page's CSP refuses): then nothing else will release the microphone.
+    if (session.status === 'ended') this.#release();
     return true;
   }
 
@@ -166,8 +171,14 @@ export class VoiceController implements ReactiveController {
     removeEventListener('click', this.#resume, { capture: true });
     this.#conversation = null;
     calls.delete(this);
-    this.levels(0, 0);
+    this.#levels(0, 0);
     this.#set({ state: 'off', turn: 'listening' });
+  }
+
+  #levels(mic: number, agent: number): void {
+    const root = this.host.renderRoot.querySelector<HTMLElement>(this.root);
+    root?.style.setProperty('--_mic-level', mic.toFixed(3));
+    root?.style.setProperty('--_agent-level', agent.toFixed(3));
   }
 
   #set(change: Partial<Pick<VoiceController, 'state' | 'turn' | 'muted' | 'textMode' | 'problem'>>): void {

@@ -1,4 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
+import type { AudioTurnState } from '../../audio/audio-controller.js';
+import type { SessionStatus } from '../../client/session.js';
 import { languageName } from '../../config/language.js';
 import type { Labels, WidgetConfig } from '../../config/types.js';
 import { avatar } from './avatar.js';
@@ -11,8 +13,8 @@ export interface HeaderOptions {
   language: string;
   /** The languages offered (`offeredLanguages`); the selector shows when `language_selector` and more than one. */
   languages: readonly string[];
-  /** The status line's text (`connecting_status`, `chatting_status` or ''); always announced, shown when `show_agent_status`. */
-  status: string;
+  /** The status line's label (`statusLabel`), or null for none; always announced, shown when `show_agent_status`. */
+  status: keyof Labels | null;
   /** True while a conversation runs: the language is fixed then. */
   active: boolean;
   /** Whether the panel can be expanded here (`expandable` and the viewport), and whether it is. */
@@ -32,7 +34,7 @@ export function header(o: HeaderOptions): TemplateResult {
   const { config, texts } = o;
   return html`<div part="header" class="header">
     ${avatar({ config, size: 'large' })}
-    <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'}>${o.status}</span></p>
+    <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'}>${o.status ? texts[o.status] : ''}</span></p>
     ${config.language_selector && o.languages.length > 1
       ? html`<select part="language-select" aria-label=${texts.change_language} ?disabled=${o.active} @change=${(e: Event) => o.onLanguage((e.target as HTMLSelectElement).value)}>
           ${o.languages.map((l) => html`<option value=${l} lang=${l} ?selected=${l === o.language}>${languageName(l)}</option>`)}
@@ -49,6 +51,19 @@ export function header(o: HeaderOptions): TemplateResult {
           <span aria-hidden="true">&times;</span>
         </button>`}
   </div>`;
+}
+
+/**
+ * Which label the status line shows (PROTOCOL.md section 3): `connecting_status` while the conversation (or a call's
+ * microphone) is being opened; once connected, in a voice call `speaking_status` while the agent's audio plays and
+ * `listening_status` otherwise, in text `chatting_status`; nothing before and after.
+ * @param turn the call's turn, or null when no voice call runs (or it is switched to text)
+ * @param call a voice call is under way (asking for the microphone counts)
+ */
+export function statusLabel(status: SessionStatus, turn: AudioTurnState | null, call: boolean): keyof Labels | null {
+  if (status === 'connecting' || (call && status !== 'connected')) return 'connecting_status';
+  if (status !== 'connected') return null;
+  return turn ? (turn === 'speaking' ? 'speaking_status' : 'listening_status') : 'chatting_status';
 }
 
 /** Options of `conversationId`. */

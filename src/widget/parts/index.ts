@@ -17,7 +17,7 @@ export { audioOrb } from './audio-orb.js';
 export { composer } from './composer.js';
 export { errorState } from './error-state.js';
 export { feedbackSheet } from './feedback-sheet.js';
-export { conversationId, header } from './header.js';
+export { conversationId, header, statusLabel } from './header.js';
 export { launcher } from './launcher.js';
 export { banner, conversationActions, panel } from './panel.js';
 export { termsDialog } from './terms-dialog.js';

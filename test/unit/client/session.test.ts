@@ -121,6 +121,20 @@ describe('ConversationSession', () => {
     expect(socket().closedWith).to.equal(1000);
   });
 
+  it("fails at once when the socket is made closed (a page's CSP refusing it: an error, never a close)", async () => {
+    class RefusedSocket extends FakeSocket {
+      override readyState = 3;
+    }
+    const session = new ConversationSession({ url: 'ws://blocked.test/v1/voiceai/conversation?agent_id=a', WebSocket: RefusedSocket as unknown as typeof WebSocket });
+    const ended: SessionEnd[] = [];
+    session.addEventListener('ended', (e) => ended.push(e.detail));
+    let error: unknown = null;
+    await session.start().catch((e) => (error = e));
+    expect(session.status).to.equal('ended');
+    expect(ended.map((end) => end.reason)).to.deep.equal(['error']);
+    expect(String(error)).to.contain('connect-src');
+  });
+
   it('end() closes with 1000 and reports the visitor as the one who ended it, once', async () => {
     const { session, socket, ended } = newSession();
     const started = session.start();

@@ -1,0 +1,156 @@
+/**
+ * The controls of a voice call (PROTOCOL.md section 3, "Voice") against the reference service with the fake
+ * microphone: mute (`mic_muting_enabled`), the voice / text switch (`conversation_mode_toggle_enabled`), typing during
+ * a call (`text_input_enabled`), the orb in place of the transcript (`transcript_enabled` false), which ways to talk an
+ * agent offers (`text_only`, `supports_text_only`), the keyboard, and accessibility in the muted and text states.
+ */
+import { expect, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { until } from '../helpers.js';
+import { messages, mountWidget, openPanel, sendText } from '../widget-helpers.js';
+import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import {
+  LABEL, conversationRecord, createAgent, live, notices, openCall, part, startCall, statusText, watchEachCall,
+} from './voice-helpers.js';
+
+/** The byte of silence: 0 in 16-bit PCM (both bytes), 0xFF in μ-law. */
+const SILENCE: Record<string, number> = { pcm_16000: 0, ulaw_8000: 0xff };
+/** Chunks (20 ms each) that may still carry sound after a click on mute: those already under way. */
+const IN_FLIGHT = 5;
+
+/** Presses Tab (or Shift+Tab) until the widget's focused element matches `selector`; fails after 20 presses. */
+async function tabTo(el: VoiceAgentWidget, selector: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<HTMLElement> {
+  for (let presses = 0; presses < 20; presses += 1) {
+    const focused = el.shadowRoot!.activeElement as HTMLElement | null;
+    if (focused?.matches(selector)) return focused;
+    await sendKeys({ press: key });
+  }
+  throw new Error(`${selector} is not reachable with ${key}`);
+}
+
+describe('voice call controls', () => {
+  const watch = watchEachCall();
+
+  for (const format of Object.keys(SILENCE)) {
+    it(`mute (${format}): aria-pressed, chunks keep flowing holding silence, unmute brings the sound back; accessible while muted`, async function () {
+      this.timeout(20000);
+      const silence = SILENCE[format];
+      const silent = (chunk: Uint8Array) => chunk.every((byte) => byte === silence);
+      const { el } = await openCall(await createAgent({ input: format, widget: { mic_muting_enabled: true } }));
+      const mute = part(el, 'mute-button')!;
+      expect(mute.getAttribute('aria-label')).to.equal(LABEL.mute);
+      expect(mute.getAttribute('aria-pressed')).to.equal('false');
+      await until(() => watch.chunks().some((c) => !silent(c)), 'the microphone heard');
+
+      mute.click();
+      await el.updateComplete;
+      expect(mute.getAttribute('aria-pressed')).to.equal('true');
+      const mutedFrom = watch.chunks().length + IN_FLIGHT;
+      // 1.5 s: longer than the fake microphone's pause (1 s), so sound would show if muting let it through.
+      await until(() => watch.chunks().length >= mutedFrom + 75, 'chunks keep flowing while muted');
+      const whileMuted = watch.chunks().slice(mutedFrom);
+      expect(whileMuted.filter((c) => !silent(c)), 'chunks with sound while muted').to.deep.equal([]);
+      expect(new Set(whileMuted.map((c) => c.length)).size, 'same size').to.equal(1);
+      await expect(el).to.be.accessible();
+
+      mute.click();
+      await el.updateComplete;
+      expect(mute.getAttribute('aria-pressed')).to.equal('false');
+      const unmutedFrom = watch.chunks().length;
+      await until(() => watch.chunks().slice(unmutedFrom).some((c) => !silent(c)), 'sound again after unmuting', 5000);
+    });
+  }
+
+  it('switches to text and back (notices, labels, status); typed text reaches the agent; accessible in text mode', async function () {
+    this.timeout(20000);
+    const { el, id } = await openCall(await createAgent({ widget: { conversation_mode_toggle_enabled: true, mic_muting_enabled: true } }));
+    const mode = part(el, 'mode-button')!;
+    expect(mode.textContent!.trim()).to.equal(LABEL.textMode);
+
+    mode.click();
+    await el.updateComplete;
+    expect(notices(el)).to.deep.equal([LABEL.switchedToText]);
+    expect(mode.textContent!.trim()).to.equal(LABEL.voiceMode);
+    expect(statusText(el)).to.equal(LABEL.chatting);
+    expect(part<HTMLButtonElement>(el, 'mute-button')!.disabled, 'the microphone is off in text mode').to.equal(true);
+    await expect(el).to.be.accessible();
+    await sendText(el, 'some markdown please');
+    await until(() => messages(el).some((m) => m.role === 'agent' && m.text.includes('A short markdown sample')), 'the reply to the typed text', 10000);
+    expect((await conversationRecord(id)).transcript.some((t) => t.role === 'user' && t.message === 'some markdown please')).to.equal(true);
+
+    mode.click();
+    await el.updateComplete;
+    expect(notices(el)).to.deep.equal([LABEL.switchedToText, LABEL.switchedToVoice]);
+    expect(mode.textContent!.trim()).to.equal(LABEL.textMode);
+    expect(live(el), 'listening or speaking again').to.equal(true);
+  });
+
+  it('typing during a voice call (text_input_enabled) reaches the agent, and the call goes on', async function () {
+    this.timeout(15000);
+    const { el, id } = await openCall('agent_minimal');
+    await sendText(el, 'markdown, please');
+    expect(watch.sent().filter((f) => f.type === 'user_message')).to.deep.equal([{ type: 'user_message', text: 'markdown, please' }]);
+    await until(() => messages(el).some((m) => m.role === 'agent' && m.text.includes('A short markdown sample')), 'the reply', 10000);
+    expect((await conversationRecord(id)).transcript.some((t) => t.role === 'user' && t.message === 'markdown, please')).to.equal(true);
+    expect(live(el)).to.equal(true);
+  });
+
+  it('with transcript_enabled false shows the orb (part="orb") in place of the transcript during a call', async () => {
+    const el = await mountWidget(await createAgent({ widget: { transcript_enabled: false } }));
+    await openPanel(el);
+    expect(part(el, 'orb'), 'no orb before the call').to.equal(null);
+    await startCall(el);
+    expect(part(el, 'orb')!.getAttribute('aria-hidden')).to.equal('true');
+    expect(part(el, 'transcript')).to.equal(null);
+  });
+
+  describe('what an agent offers', () => {
+    it('a text_only agent: no call button, a chat that never asks for the microphone', async () => {
+      const el = await mountWidget('agent_text_only');
+      await openPanel(el);
+      expect(part(el, 'start-call-button')).to.equal(null);
+      const started = oneEvent(el, 'voice-agent-conversation');
+      part(el, 'start-button')!.click();
+      await started;
+      await until(() => statusText(el) === 'Chatting with the text assistant', "the agent's chatting_status");
+      expect(watch.sent()[0].conversation_config_override).to.deep.include({ conversation: { text_only: true } });
+      expect(watch.constraints, 'getUserMedia calls').to.deep.equal([]);
+      expect(watch.contexts).to.deep.equal([]);
+    });
+
+    it('supports_text_only false: the call button only, no chat button and no composer before a call', async () => {
+      const el = await mountWidget(await createAgent({ widget: { supports_text_only: false } }));
+      await openPanel(el);
+      expect(part(el, 'start-call-button')!.textContent!.trim()).to.equal(LABEL.startCall);
+      expect(part(el, 'start-button')).to.equal(null);
+      expect(part(el, 'composer')).to.equal(null);
+      await startCall(el);
+      expect(part(el, 'composer'), 'typing during the call (text_input_enabled)').to.exist;
+    });
+
+    it('an agent of voice and text: both buttons and the composer', async () => {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      expect(part(el, 'start-call-button')!.textContent!.trim()).to.equal(LABEL.startCall);
+      expect(part(el, 'start-button')!.textContent!.trim()).to.equal(LABEL.startChat);
+      expect(part(el, 'composer')).to.exist;
+    });
+  });
+
+  it('the keyboard reaches and operates the call button (Enter), mute (Space) and the mode button (Enter)', async function () {
+    this.timeout(20000);
+    const el = await mountWidget(await createAgent({ widget: { conversation_mode_toggle_enabled: true, mic_muting_enabled: true } }));
+    await openPanel(el);
+    await tabTo(el, '[part~="start-call-button"]', 'Shift+Tab');
+    await sendKeys({ press: 'Enter' });
+    await until(() => live(el), 'the call is live', 10000);
+    const mute = await tabTo(el, '[part~="mute-button"]');
+    await sendKeys({ press: 'Space' });
+    await el.updateComplete;
+    expect(mute.getAttribute('aria-pressed')).to.equal('true');
+    await tabTo(el, '[part~="mode-button"]');
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(notices(el)).to.deep.equal([LABEL.switchedToText]);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Voice call failures (PROTOCOL.md section 3, "Voice": told in plain words and the console, never a call stuck in
+ * "Listening") against the reference service: the microphone refused or missing (getUserMedia stubbed to reject as
+ * the browser does), the microphone lost during the call (its track's `ended`, which the browser fires when a device
+ * goes away and a test cannot provoke otherwise), and the sound held back by the autoplay policy (the widget's
+ * `<audio>` refusing to play once, as Chromium does without a user gesture).
+ */
+import { expect } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
+import { WIDGET_LABELS } from '../../src/config/defaults.js';
+import { captureConsole, until } from '../helpers.js';
+import { mountWidget, openPanel } from '../widget-helpers.js';
+import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import {
+  LABEL, live, nextEnd, notices, openCall, part, startCall, statusText, watchEachCall,
+} from './voice-helpers.js';
+
+const problem = (el: VoiceAgentWidget): HTMLElement | null => part(el, 'voice-problem');
+const callButtonText = (el: VoiceAgentWidget): string | undefined => part(el, 'start-call-button')?.textContent?.trim();
+
+describe('voice call failures', () => {
+  const watch = watchEachCall();
+
+  const refusals = [
+    { name: 'NotAllowedError', label: 'microphone_denied', words: 'the microphone was denied' },
+    { name: 'NotFoundError', label: 'no_microphone', words: 'no microphone could be opened' },
+  ] as const;
+  for (const { name, label, words } of refusals) {
+    it(`getUserMedia rejecting with ${name}: ${label} shown, the cause in the console, no socket, the chat still offered`, async () => {
+      watch.answerGetUserMedia(() => Promise.reject(new DOMException(`injected ${name}`, name)));
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const { errors } = await captureConsole(async () => {
+        part(el, 'start-call-button')!.click();
+        await until(() => problem(el), 'the problem shown');
+      });
+      expect(problem(el)!.getAttribute('role')).to.equal('alert');
+      expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS[label]);
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.include('[voice-agent-widget]').and.include(words).and.include(`${name}: injected ${name}`);
+      expect(watch.sockets, 'no socket opened').to.deep.equal([]);
+      expect(watch.contexts, 'no AudioContext').to.deep.equal([]);
+      await el.updateComplete;
+      expect(part(el, 'start-button')!.textContent!.trim(), 'the chat is still offered').to.equal(LABEL.startChat);
+      expect(callButtonText(el), 'a call can be tried again').to.equal(LABEL.startCall);
+      expect(statusText(el)).to.equal('');
+    });
+  }
+
+  it('the microphone lost during a call: microphone_lost notice, the call ended as an error, everything released', async function () {
+    this.timeout(15000);
+    const { el } = await openCall('agent_minimal');
+    const [track] = watch.tracks();
+    expect(track.readyState).to.equal('live');
+    const ended = nextEnd(el);
+    const { errors, result: end } = await captureConsole(async () => {
+      track.dispatchEvent(new Event('ended'));
+      return ended;
+    });
+    expect(end).to.include({ reason: 'error', message: 'microphone_lost' });
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.include('the microphone went away during the call');
+    await el.updateComplete;
+    expect(notices(el)).to.deep.equal([WIDGET_LABELS.microphone_lost]);
+    expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.microphone_lost);
+    expect(statusText(el), 'not stuck in a call status').to.equal('');
+    expect(callButtonText(el)).to.equal(LABEL.newCall);
+    await watch.released();
+  });
+
+  it('the sound blocked by the autoplay policy: audio_blocked shown, the call goes on, a click resumes and clears it', async function () {
+    this.timeout(15000);
+    const { play } = HTMLMediaElement.prototype;
+    HTMLMediaElement.prototype.play = function () {
+      HTMLMediaElement.prototype.play = play; // once
+      return Promise.reject(new DOMException("play() failed because the user didn't interact with the document first.", 'NotAllowedError'));
+    };
+    try {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const { errors } = await captureConsole(async () => {
+        await startCall(el);
+        await until(() => problem(el), 'the problem shown');
+      });
+      expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.audio_blocked);
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.include('autoplay policy').and.include('NotAllowedError');
+      expect(live(el), 'the call goes on').to.equal(true);
+      // A real click (Playwright) anywhere in the page.
+      await sendMouse({ type: 'click', position: [5, 5] });
+      await until(() => !problem(el), 'the problem cleared');
+      expect(live(el)).to.equal(true);
+      await until(() => statusText(el) === LABEL.speaking, 'the agent heard after the click', 10000);
+    } finally {
+      HTMLMediaElement.prototype.play = play;
+    }
+  });
+});
