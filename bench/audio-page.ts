@@ -13,16 +13,7 @@
  * Results go to `window.__results` (then `window.__done = true`); a failure sets `window.__error`.
  */
 import { audioController, bytesToBase64, floatToPcm16, type AudioTurnState } from '../src/audio/index.js';
-
-/** Summary of a series of measurements (ms). */
-export interface Stats {
-  n: number;
-  median: number;
-  mean: number;
-  p90: number;
-  min: number;
-  max: number;
-}
+import { stats, type Stats } from './stats.js';
 
 export interface AudioBenchResults {
   context: { sampleRate: number; baseLatencyMs: number; outputLatencyMs: number; outputTimestampValid: boolean };
@@ -49,16 +40,6 @@ const FFT_SIZE = 128;
 const HEARD_RMS = 0.01;
 const SILENT_RMS = 0.001;
 const WAIT_MS = 2000;
-
-function stats(values: number[]): Stats {
-  const s = [...values].sort((a, b) => a - b);
-  const n = s.length;
-  if (!n) return { n: 0, median: NaN, mean: NaN, p90: NaN, min: NaN, max: NaN };
-  const median = n % 2 ? s[n >> 1] : (s[n / 2 - 1] + s[n / 2]) / 2;
-  // Nearest rank.
-  const p90 = s[Math.min(n - 1, Math.ceil(0.9 * n) - 1)];
-  return { n, median, mean: s.reduce((sum, v) => sum + v, 0) / n, p90, min: s[0], max: s[n - 1] };
-}
 
 /** `seconds` of a sine at `hz`, amplitude 0.5, as base64 of 16-bit PCM at `rate` Hz. */
 function tone(hz: number, rate: number, seconds: number): string {

@@ -6,8 +6,9 @@
  *   (the main thread resamples, see `createResampler`). The agent's audio arrives faster than real time, so the
  *   FIFO grows without bound rather than overflowing a fixed ring.
  * - Playout delay (`processorOptions.prebufferMs`, default 0): a talk spurt starts once its first samples have waited
- *   that long (ms of context time), so audio that arrives in real time (chunks paced by the service) has that much
- *   margin against late chunks before the buffer runs dry.
+ *   about that long (ms of context time, to the render quantum: the quantum they arrive in counts), so audio that
+ *   arrives in real time (chunks paced by the service) has that much margin against late chunks before the buffer
+ *   runs dry.
  * - Hangover (`processorOptions.hangoverMs`, default 0): a buffer that runs dry stays "playing" that long (ms) before it
  *   counts as drained, so a late chunk within it goes on at once and the turn does not flicker; its `drained` still
  *   carries the time the last sample went out.
