@@ -263,7 +263,10 @@ export class VoiceAgentWidget extends LitElement {
             greeting: greeting ? { owner: config, text: greeting } : null, stripTags: config.strip_audio_tags, onScroll: this.#follow.onScroll,
             onRate: config.feedback_mode === 'during' && conversation.active ? (entry, score) => conversation.rate(entry, score) : null,
           }),
-      voice.problem ? voiceProblem({ texts, problem: voice.problem }) : nothing,
+      // A failure is told once: as the transcript's notice when the transcript shows it, else as an alert.
+      voice.problem && !(config.transcript_enabled && entries.some((entry) => entry.notice === voice.problem))
+        ? voiceProblem({ texts, problem: voice.problem })
+        : nothing,
       rated
         ? feedbackSheet({
             step: this.#feedback.step(rated), texts, onRate: (n) => this.#feedback.rate(rated, n), onBack: () => this.#feedback.back(),

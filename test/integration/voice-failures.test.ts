@@ -62,9 +62,25 @@ describe('voice call failures', () => {
     expect(errors[0]).to.include('the microphone went away during the call');
     await el.updateComplete;
     expect(notices(el)).to.deep.equal([WIDGET_LABELS.microphone_lost]);
-    expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.microphone_lost);
+    expect(problem(el), 'told once: the transcript notice, no second alert').to.equal(null);
     expect(statusText(el), 'not stuck in a call status').to.equal('');
     expect(callButtonText(el)).to.equal(LABEL.newCall);
+    await watch.released();
+  });
+
+  it('the microphone lost during a call without a transcript (transcript false): told as an alert, since no notice shows', async function () {
+    this.timeout(15000);
+    const { el } = await openCall('agent_minimal', { transcript: 'false' });
+    const [track] = watch.tracks();
+    const ended = nextEnd(el);
+    const { errors } = await captureConsole(async () => {
+      track.dispatchEvent(new Event('ended'));
+      return ended;
+    });
+    expect(errors).to.have.length(1);
+    await el.updateComplete;
+    expect(problem(el)!.getAttribute('role')).to.equal('alert');
+    expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.microphone_lost);
     await watch.released();
   });
 

@@ -659,7 +659,7 @@ async function voiceStates() {
     ({ context, page } = await call('quiet'));
     await status(page, 'Talk to interrupt').waitFor();
     await page.evaluate(() => /** @type {any} */ (window).__unplug());
-    await page.locator('[part~="voice-problem"]').getByText('The microphone was disconnected.').waitFor();
+    await page.locator('[part~="notice"]').getByText('The microphone was disconnected.').waitFor();
     await shoot(page, 'voice-microphone-lost.png');
     await context.close();
 

@@ -146,13 +146,15 @@ export class VoiceController implements ReactiveController {
     const lost = kind === 'no-microphone' && this.state === 'on';
     const [notice, words] = lost ? (['microphone_lost', 'the microphone went away during the call'] as const) : FAILURE[kind];
     log.error(`voice call: ${words}${error instanceof Error ? ` (${error.name}: ${error.message})` : ''}.`);
-    this.#set({ problem: notice });
-    if (kind === 'suspended') {
-      addEventListener('click', this.#resume, { capture: true });
+    if (kind === 'suspended' || kind === 'output-lost') {
+      // The call goes on: the panel says what is wrong until it is mended (a click resumes held-back sound).
+      this.#set({ problem: notice });
+      if (kind === 'suspended') addEventListener('click', this.#resume, { capture: true });
       return;
     }
-    if (kind === 'output-lost') return;
-    // No microphone (refused, missing, gone): the call cannot go on as a voice call; the panel tells why.
+    // No microphone (refused, missing, gone): the call cannot go on as a voice call. A running conversation ends with
+    // the cause as its notice in the transcript.
+    this.#set({ problem: notice });
     this.#conversation?.end(notice);
     this.#release();
   }
