@@ -13,7 +13,7 @@
  * Results go to `window.__results` (then `window.__done = true`); a failure sets `window.__error`.
  */
 import { audioController, bytesToBase64, floatToPcm16, type AudioTurnState } from '../src/audio/index.js';
-import { stats, type Stats } from './stats.js';
+import { publish, stats, type Stats } from './stats.js';
 
 export interface AudioBenchResults {
   context: { sampleRate: number; baseLatencyMs: number; outputLatencyMs: number; outputTimestampValid: boolean };
@@ -197,13 +197,4 @@ async function run(): Promise<AudioBenchResults> {
   }
 }
 
-run().then(
-  (results) => {
-    window.__results = results;
-    window.__done = true;
-  },
-  (error) => {
-    window.__error = error instanceof Error ? `${error.message}\n${error.stack}` : String(error);
-    window.__done = true;
-  },
-);
+publish(run);

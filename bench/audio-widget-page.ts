@@ -37,7 +37,7 @@
  * (then `window.__done = true`); a failure sets `window.__error`.
  */
 import { bytesToBase64, floatToPcm16, floatToUlaw, parseAudioFormat } from '../src/audio/pcm.js';
-import { stats, type Stats } from './stats.js';
+import { publish, stats, type Stats } from './stats.js';
 
 export interface WidgetAudioBenchResults {
   context: { sampleRate: number; baseLatencyMs: number; outputLatencyMs: number; outputDelayMs: Stats };
@@ -71,8 +71,6 @@ export interface WidgetAudioBenchResults {
   errors: string[];
 }
 
-/** Where bench/audio.mjs reads the outcome (typed here, not on `Window`: bench/audio-page.ts types it its own way). */
-const outcome = window as unknown as { __results?: WidgetAudioBenchResults; __done?: boolean; __error?: string };
 
 const AGENT_ID = 'agent_minimal';
 /** The meter's silence: this many ms of exact zeros (the playback worklet outputs exact zeros when empty). */
@@ -462,13 +460,4 @@ async function run(): Promise<WidgetAudioBenchResults> {
   return results;
 }
 
-run().then(
-  (results) => {
-    outcome.__results = results;
-    outcome.__done = true;
-  },
-  (error) => {
-    outcome.__error = error instanceof Error ? `${error.message}\n${error.stack}` : String(error);
-    outcome.__done = true;
-  },
-);
+publish(run);
