@@ -9,7 +9,7 @@ import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import { WIDGET_LABELS } from '../../src/config/defaults.js';
 import { captureConsole, until } from '../helpers.js';
-import { mountWidget, openPanel } from '../widget-helpers.js';
+import { $, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
   LABEL, live, nextEnd, notices, openCall, part, startCall, statusText, watchEachCall,
@@ -81,6 +81,23 @@ describe('voice call failures', () => {
     await el.updateComplete;
     expect(problem(el)!.getAttribute('role')).to.equal('alert');
     expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.microphone_lost);
+    await watch.released();
+  });
+
+  it('the sound output lost (the AudioContext reports an error): output_lost shown, a console line, the call goes on', async function () {
+    this.timeout(15000);
+    const { el } = await openCall('agent_minimal');
+    await until(() => watch.contexts.some((c) => c.state === 'running'), "the call's AudioContext running");
+    const { errors } = await captureConsole(async () => {
+      // A device that goes away makes the context fire `error`; a test machine has none to unplug, so it fires it.
+      watch.contexts.find((c) => c.state === 'running')!.dispatchEvent(new Event('error'));
+      await until(() => problem(el), 'the problem shown');
+    });
+    expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.output_lost);
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.include('the sound output failed or went away');
+    expect(live(el), 'the call goes on (the output may come back)').to.equal(true);
+    $<HTMLButtonElement>(el, '[part~="end-button"]')!.click();
     await watch.released();
   });
 
