@@ -42,6 +42,11 @@ export interface SessionOptions {
   WebSocket?: typeof WebSocket;
   /** How long to wait for `conversation_initiation_metadata` after starting, in ms (default 10000). */
   handshakeTimeoutMs?: number;
+  /**
+   * After the handshake, how long the service may send nothing at all (no message, no ping) before the connection
+   * counts as lost, in ms (default 30000). Once two pings have come, the bound is at least three ping intervals.
+   */
+  silenceTimeoutMs?: number;
 }
 
 /** A typed event of a session: `event.detail` as in `SessionEventMap`. */
@@ -65,6 +70,8 @@ const CLOSED = 3;
  * One conversation on the socket. Sends nothing but the initiation until the service's metadata arrives;
  * text sent meanwhile waits and goes after it (never lost); audio sent meanwhile is dropped (PROTOCOL.md section 3).
  * Answers every `ping` with a `pong` at once. Ignores frames that are not JSON and unknown types (counted in `ignoredFrames`).
+ * A connected service that sends nothing at all for `silenceTimeoutMs` (30 s; at least three ping intervals once pings
+ * came) has lost the connection: the session ends with reason `error` (a silent server, PROTOCOL.md section 3).
  */
 export class ConversationSession extends EventTarget {
   status: SessionStatus = 'idle';
@@ -76,6 +83,9 @@ export class ConversationSession extends EventTarget {
   #socket: WebSocket | null = null;
   #pending: [frame: string, text?: string][] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last ping came (performance.now(), ms) and the longest gap between two pings seen (ms). */
+  #lastPing = 0;
+  #pingInterval = 0;
   #settle: [resolve: () => void, reject: (error: ConversationError) => void] | null = null;
 
   constructor(private readonly options: SessionOptions) {
@@ -158,6 +168,7 @@ export class ConversationSession extends EventTarget {
 
   #receive(data: unknown): void {
     const message = parseServerMessage(data);
+    if (this.status === 'connected') this.#watch();
     if (!message || 'unknown' in message || this.status === 'ended') {
       this.ignoredFrames += 1;
       return;
@@ -165,8 +176,8 @@ export class ConversationSession extends EventTarget {
     if (message.type === 'conversation_initiation_metadata') {
       if (this.status !== 'connecting') return;
       const event = message.conversation_initiation_metadata_event;
-      clearTimeout(this.#timer);
       this.status = 'connected';
+      this.#watch();
       this.conversationId = event.conversation_id;
       this.agentOutputAudioFormat = event.agent_output_audio_format ?? 'pcm_16000';
       this.userInputAudioFormat = event.user_input_audio_format ?? 'pcm_16000';
@@ -174,9 +185,19 @@ export class ConversationSession extends EventTarget {
       this.#settle?.[0]();
       this.#settle = null;
     } else if (message.type === 'ping') {
+      const now = performance.now();
+      if (this.#lastPing) this.#pingInterval = Math.max(this.#pingInterval, now - this.#lastPing);
+      this.#lastPing = now;
       this.#send({ type: 'pong', event_id: message.ping_event.event_id });
     }
     this.dispatchEvent(new SessionEvent(message.type, message as never));
+  }
+
+  /** (Re)arms the silence watchdog: a connected service that sends nothing for the bound has lost the connection. */
+  #watch(): void {
+    clearTimeout(this.#timer);
+    const bound = Math.max(this.options.silenceTimeoutMs ?? 30000, 3 * this.#pingInterval);
+    this.#timer = setTimeout(() => this.#fail(`the service sent nothing for ${Math.round(bound / 1000)} s: the connection is lost`, null), bound);
   }
 
   #fail(message: string, code: number | null, reason = ''): void {

@@ -135,6 +135,27 @@ describe('ConversationSession', () => {
     expect(String(error)).to.contain('connect-src');
   });
 
+  it('a connected service that sends nothing for silenceTimeoutMs has lost the connection; any frame, a ping too, resets the bound', async () => {
+    const session = new ConversationSession({
+      url: 'ws://service.test/v1/voiceai/conversation?agent_id=a', WebSocket: FakeSocket as unknown as typeof WebSocket, silenceTimeoutMs: 150,
+    });
+    const ended: SessionEnd[] = [];
+    session.addEventListener('ended', (e) => ended.push(e.detail));
+    const started = session.start();
+    FakeSocket.last.open();
+    FakeSocket.last.serverSends(METADATA);
+    await started;
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      FakeSocket.last.serverSends({ type: 'ping', ping_event: { event_id: i + 1 } });
+    }
+    expect(ended, 'pings every 100 ms keep it alive past 150 ms').to.deep.equal([]);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(ended.map((end) => end.reason)).to.deep.equal(['error']);
+    expect(ended[0]!.error!.message).to.contain('connection is lost');
+    expect(FakeSocket.last.closedWith, 'the socket closed').to.equal(1000);
+  });
+
   it('end() closes with 1000 and reports the visitor as the one who ended it, once', async () => {
     const { session, socket, ended } = newSession();
     const started = session.start();
