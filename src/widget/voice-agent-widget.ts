@@ -67,6 +67,7 @@ const MOBILE_QUERY = '(max-width: 640px)';
  * @csspart banner - the "powered by" line
  * @csspart terms - the terms dialog
  * @csspart error - the error state shown when the configuration cannot be read
+ * @csspart retry-button - the error state's button that reads the configuration again (after a failure time may mend)
  * @csspart feedback - the end-of-call rating sheet (`feedback_mode: end`)
  * @csspart star-button - each of the five star buttons of the end-of-call rating (named `1/5` … `5/5`)
  * @csspart rating - the like and dislike buttons under an agent message (`feedback_mode: during`)
@@ -306,7 +307,7 @@ export class VoiceAgentWidget extends LitElement {
     const value = this.#config.value;
     const texts = this.#config.texts;
     const onDismiss = (): void => void (this.dismissed = true);
-    if (this.#config.status === 'error') return errorState({ texts });
+    if (this.#config.status === 'error') return errorState({ texts, onRetry: this.#config.retryable ? () => this.#config.retry() : null });
     if (!value) {
       return html`<div part="root" class="root bottom-right">${launcher({ config: null, texts, language: '', open: false, busy: true, onToggle: this.#toggle, onDismiss })}</div>`;
     }

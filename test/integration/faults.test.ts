@@ -9,6 +9,7 @@ import { apiKey } from '/__service__.js';
 import { captureConsole, until } from '../helpers.js';
 import { $, $$, button, messages, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import { RETRY_BASE_MS } from '../../src/client/retry.js';
 import type { VoiceAgentConversationEndEvent, VoiceAgentConversationEvent } from '../../src/events/index.js';
 
 const ERROR = 'An error occurred'; // the default `error_occurred` label
@@ -85,6 +86,54 @@ describe('faults injected into the reference service', () => {
     it('HTTP 500: error state, console names the status and the detail', async () => {
       await setFaults({ widget: { agent_id: 'agent_minimal', status: 500 } });
       await expectConfigError('agent_minimal', 'HTTP 500: Injected fault: HTTP 500');
+    });
+
+    it('HTTP 503 twice, then the answer: retried with backoff while the launcher says connecting, then the widget loads', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', status: 503, times: 2 } });
+      const { result: el, errors, warnings } = await captureConsole(async () => {
+        const mounted = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>`);
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the first answer (503) came; a retry waits
+        const launcher = $<HTMLButtonElement>(mounted, '.launcher')!;
+        expect(launcher.textContent!.trim(), 'connecting, not broken, while it retries').to.equal('Connecting');
+        expect($(mounted, '[part~="error"]')).to.equal(null);
+        await until(() => $(mounted, '.launcher:not([disabled]), [part~="error"]'), 'settled', 8000);
+        return mounted;
+      });
+      expect($(el, '[part~="error"]')).to.equal(null);
+      expect(errors).to.deep.equal([]);
+      expect(warnings.map((w) => w.match(/try \d of 4/)?.[0]), 'two retries, told as warnings').to.deep.equal(['try 2 of 4', 'try 3 of 4']);
+      expect(warnings.every((w) => w.includes('HTTP 503'))).to.equal(true);
+    });
+
+    it('HTTP 500 on every try: after 4 tries the error state offers "Try again", which reads again at once', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', status: 500 } });
+      const { result: el, warnings } = await captureConsole(() => mountWidget('agent_minimal'));
+      expect(warnings, 'three retries').to.have.length(3);
+      const retry = $<HTMLButtonElement>(el, '[part~="retry-button"]')!;
+      expect(retry.textContent!.trim()).to.equal('Try again');
+      await expect(el).to.be.accessible();
+      await clearFaults();
+      retry.click();
+      await until(() => $(el, '.launcher:not([disabled])'), 'loaded after the retry');
+      expect($(el, '[part~="error"]')).to.equal(null);
+    });
+
+    it('back online: a read that failed for want of an answer is tried again at once (the online event)', async () => {
+      await setFaults({ widget: { agent_id: 'agent_minimal', status: 502 } });
+      const { result: el } = await captureConsole(() => mountWidget('agent_minimal'));
+      expect($(el, '[part~="error"]')).to.exist;
+      await clearFaults();
+      window.dispatchEvent(new Event('online'));
+      await until(() => $(el, '.launcher:not([disabled])'), 'loaded when back online');
+    });
+
+    it('a 4xx is not retried: an unknown agent is an error at once, with no retry button', async () => {
+      const started = performance.now();
+      const { result: el, warnings } = await captureConsole(() => mountWidget('no_such_agent_for_retries'));
+      expect($(el, '[part~="error"]')).to.exist;
+      expect(warnings, 'no retry').to.deep.equal([]);
+      expect($(el, '[part~="retry-button"]')).to.equal(null);
+      expect(performance.now() - started, 'no backoff waited').to.be.lessThan(RETRY_BASE_MS * 7);
     });
 
     it('200 with a body that is not JSON: error state, console says "not JSON"', async () => {

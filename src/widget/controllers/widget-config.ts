@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { defaultServerUrl, serviceEndpoint, type ServiceEndpoint } from '../../client/paths.js';
 import { fetchWidgetConfig, type FetchLike } from '../../client/rest.js';
+import { READ_TRIES, isTransient, retryDelay } from '../../client/retry.js';
 import {
   CONFIG_ATTRIBUTES, applyAttributeLayer, attributeFor, attributeLayer, parseDynamicVariables, parseTextContents,
   type AttributeValues, type DynamicVariables,
@@ -64,9 +65,19 @@ const readArgs = (args: WidgetConfigArgs): unknown[] => [args.agentId, args.serv
 export class WidgetConfigController implements ReactiveController {
   status: WidgetConfigStatus = 'idle';
 
+  /** True when the read failed in a way time may mend (no answer, 5xx): the error state offers to try again. */
+  retryable = false;
+
   #raw: unknown = null;
   #endpoint: ServiceEndpoint | null = null;
   #abort: AbortController | null = null;
+  /** Retries made of the current read, and the timer of the next one. */
+  #retries = 0;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Back online (the `online` event): a read that failed or waits for a retry is tried again at once. */
+  readonly #online = (): void => {
+    if (this.status === 'error' ? this.retryable : this.#retryTimer !== undefined) this.retry();
+  };
   #readArgs: unknown[] = [];
   /** The conversation language chosen: see `WidgetConfigValue.language`. */
   #language = '';
@@ -109,15 +120,24 @@ export class WidgetConfigController implements ReactiveController {
 
   /** A re-added element reads again unless its configuration was read (its run was aborted on removal). */
   hostConnected(): void {
+    addEventListener('online', this.#online);
     if (this.status === 'ready') return;
     this.#readArgs = [];
     this.host.requestUpdate();
   }
 
   hostDisconnected(): void {
+    removeEventListener('online', this.#online);
     this.#abort?.abort();
     this.#abort = null;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
     if (this.status === 'loading') this.status = 'idle';
+  }
+
+  /** Tries the read again at once (the error state's retry button, or back online), as a new read with all its tries. */
+  retry(): void {
+    void this.#read(this.args());
   }
 
   hostUpdate(): void {
@@ -134,9 +154,14 @@ export class WidgetConfigController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  async #read(args: WidgetConfigArgs): Promise<void> {
+  /** Reads the configuration; a transient failure is tried again after a backoff (client/retry.ts), up to `READ_TRIES` in all. */
+  async #read(args: WidgetConfigArgs, retries = 0): Promise<void> {
     this.#abort?.abort();
     this.#abort = null;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#retries = retries;
+    this.retryable = false;
     try {
       this.#endpoint = serviceEndpoint(args, defaultServerUrl());
     } catch (error) {
@@ -147,6 +172,7 @@ export class WidgetConfigController implements ReactiveController {
     const { serverUrl, agentId, signature } = this.#endpoint;
     const abort = (this.#abort = new AbortController());
     this.status = 'loading';
+    this.host.requestUpdate();
     try {
       const response = await fetchWidgetConfig(serverUrl, agentId, { ...this.network, signal: abort.signal, ...(signature ? { conversationSignature: signature } : {}) });
       if (abort.signal.aborted) return;
@@ -154,8 +180,17 @@ export class WidgetConfigController implements ReactiveController {
       this.status = 'ready';
     } catch (error) {
       if (abort.signal.aborted) return;
+      const cause = `could not read the widget configuration of agent "${agentId}" from ${serverUrl}: ${(error as Error).message}`;
+      if (isTransient(error) && this.#retries + 1 < READ_TRIES) {
+        // While it retries the launcher says it is connecting, not that the widget is broken.
+        const delay = retryDelay(this.#retries);
+        log.warn(`${cause}; trying again in ${delay} ms (try ${this.#retries + 2} of ${READ_TRIES}).`);
+        this.#retryTimer = setTimeout(() => void this.#read(this.args(), this.#retries + 1), delay);
+        return;
+      }
       this.status = 'error';
-      log.error(`could not read the widget configuration of agent "${agentId}" from ${serverUrl}: ${(error as Error).message}`, error);
+      this.retryable = isTransient(error);
+      log.error(cause, error);
     } finally {
       if (this.#abort === abort) this.#abort = null;
     }

@@ -122,24 +122,46 @@ describe('WidgetConfigController', () => {
     });
   }
 
-  const failedReads: [string, number, unknown, string][] = [
-    ['an unknown agent (404)', 404, { detail: 'agent not found' }, 'answered HTTP 404: agent not found'],
-    ['a failing service (500)', 500, 'boom', 'answered HTTP 500: boom'],
-    ['a body that is not a configuration', 200, { agent_id: 'agent_1' }, 'expected {agent_id, widget_config: {...}}'],
+  /** What failed, the answer (given to every try), the console's words, and whether it is retried (4 tries in all). */
+  const failedReads: [string, number, unknown, string, boolean][] = [
+    ['an unknown agent (404)', 404, { detail: 'agent not found' }, 'answered HTTP 404: agent not found', false],
+    ['a failing service (500)', 500, 'boom', 'answered HTTP 500: boom', true],
+    ['a body that is not a configuration', 200, { agent_id: 'agent_1' }, 'expected {agent_id, widget_config: {...}}', false],
   ];
-  for (const [what, status, body, message] of failedReads) {
-    it(`ends in error for ${what}, telling the console`, async () => {
+  for (const [what, status, body, message, retried] of failedReads) {
+    it(`ends in error for ${what}, telling the console${retried ? ', after retrying it' : ''}`, async () => {
       const { controller, network } = await mountConfig();
-      const { errors } = await captureConsole(async () => {
-        network.last.respond(status, body);
-        await until(() => controller.status === 'error', 'status error');
+      const answered = new Set<unknown>();
+      const { errors, warnings } = await captureConsole(async () => {
+        await until(() => {
+          for (const call of network.calls.filter((c) => !answered.has(c))) answered.add(call) && call.respond(status, body);
+          return controller.status === 'error';
+        }, 'status error', 8000);
       });
+      expect(network.calls, 'the reads made').to.have.length(retried ? 4 : 1);
+      expect(warnings, 'a warning per retry').to.have.length(retried ? 3 : 0);
       expect(errors).to.have.length(1);
       expect(errors[0]).to.contain(`could not read the widget configuration of agent "agent_1" from ${SERVER}`);
       expect(errors[0]).to.contain(message);
+      expect(controller.retryable, 'the error state offers to try again').to.equal(retried);
       expect(controller.value).to.equal(null);
     });
   }
+
+  it('a transient failure then an answer: ready after the retry, no error; retry() reads again at once', async () => {
+    const { controller, network } = await mountConfig();
+    const { errors, warnings } = await captureConsole(async () => {
+      network.last.respond(503, 'busy');
+      await until(() => network.calls.length === 2, 'the retry', 3000);
+      expect(controller.status, 'still loading while it retries').to.equal('loading');
+      network.last.respond(200, { agent_id: 'agent_1', widget_config: {} });
+      await until(() => controller.status === 'ready', 'ready');
+    });
+    expect(errors).to.deep.equal([]);
+    expect(warnings).to.have.length(1);
+    controller.retry();
+    expect(network.calls, 'retry() reads at once').to.have.length(3);
+  });
 
   it('starts a new read when agent-id changes and never applies the older one, even when its answer comes late', async () => {
     const { controller, network, update } = await mountConfig({}, new FakeFetch(false));
