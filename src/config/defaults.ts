@@ -63,6 +63,8 @@ export const WIDGET_LABELS = {
   transcript: 'Transcript',
   /** The error state's button that reads the configuration again (after a failure time may mend). */
   retry: 'Try again',
+  /** The button beside a visitor's message that did not reach the agent: sends it again (starting a conversation). */
+  send_again: 'Send again',
   /** Voice call failures (PROTOCOL.md section 3, "Voice"), each told in the panel and, with its cause, in the console. */
   microphone_denied: 'The microphone is blocked. Allow it in the browser to talk, or type instead.',
   no_microphone: 'No microphone was found.',

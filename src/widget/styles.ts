@@ -22,6 +22,8 @@ export const sharedStyles = css`
     box-sizing: border-box;
   }
   .root {
+    /* Error text: base_error darkened (lightened on a dark theme) towards the text colour, so it stays readable (WCAG AA). */
+    --_error-text: color-mix(in srgb, var(--_base-error) 70%, var(--_base-primary));
     position: fixed;
     z-index: 2147483000;
     display: flex;

@@ -67,6 +67,7 @@ const MOBILE_QUERY = '(max-width: 640px)';
  * @csspart banner - the "powered by" line
  * @csspart terms - the terms dialog
  * @csspart error - the error state shown when the configuration cannot be read
+ * @csspart resend-button - the button under a visitor's message that did not reach the agent (`send_again`)
  * @csspart retry-button - the error state's button that reads the configuration again (after a failure time may mend)
  * @csspart feedback - the end-of-call rating sheet (`feedback_mode: end`)
  * @csspart star-button - each of the five star buttons of the end-of-call rating (named `1/5` … `5/5`)
@@ -222,15 +223,18 @@ export class VoiceAgentWidget extends LitElement {
     this.#terms.run(value.terms, () => void this.#voice.start(this.#conversation, this.#sessionOptions(value, true)));
   }
 
-  /** Sends the draft; starts a conversation first (after the terms) when none runs. */
-  #send(value: WidgetConfigValue): void {
+  /**
+   * Sends the draft (or runs `deliver`: a message sent again); starts a text conversation first (after the terms) when
+   * none runs.
+   */
+  #send(value: WidgetConfigValue, deliver?: () => void): void {
     const text = this.draft.trim();
     // While a call asks for the microphone, the draft waits for the call's conversation.
-    if (!text || (this.#voice.state === 'starting' && !this.#conversation.active)) return;
+    if ((!text && !deliver) || (this.#voice.state === 'starting' && !this.#conversation.active)) return;
     const send = (): void => {
-      this.draft = '';
+      if (!deliver) this.draft = '';
       if (!this.#conversation.active) this.#conversation.start(this.#sessionOptions(value));
-      this.#conversation.sendText(text);
+      (deliver ?? (() => this.#conversation.sendText(text)))();
     };
     if (this.#conversation.active) send();
     else this.#terms.run(value.terms, send);
@@ -263,6 +267,7 @@ export class VoiceAgentWidget extends LitElement {
             entries: config.transcript_enabled ? entries : entries.filter((t) => t.role === 'agent').slice(-1), texts, linkPolicy,
             greeting: greeting ? { owner: config, text: greeting } : null, stripTags: config.strip_audio_tags, onScroll: this.#follow.onScroll,
             onRate: config.feedback_mode === 'during' && conversation.active ? (entry, score) => conversation.rate(entry, score) : null,
+            onResend: (entry) => this.#send(value, () => conversation.resend(entry)),
           }),
       // A failure is told once: as the transcript's notice when the transcript shows it, else as an alert.
       voice.problem && !(config.transcript_enabled && entries.some((entry) => entry.notice === voice.problem))

@@ -238,6 +238,29 @@ describe('faults injected into the reference service', () => {
       expect(warnings).to.deep.equal([]);
     });
 
+    it('a message that did not reach the agent can be sent again: one click starts a conversation and delivers it', async () => {
+      const { errors } = await captureConsole(async () => {
+        await setFaults({ socket: { refuse: true, times: 1 } });
+        const el = await mountWidget('agent_minimal');
+        await openPanel(el);
+        const ended = nextEnd(el);
+        await sendText(el, 'are you there?');
+        await ended;
+        await el.updateComplete;
+        const again = $<HTMLButtonElement>(el, '[part~="resend-button"]')!;
+        expect(again.textContent!.trim()).to.equal('Send again');
+        await expect(el).to.be.accessible();
+        const started = nextConversationId(el);
+        again.click();
+        await started;
+        await agentReply(el, 'You said: are you there?');
+        expect($$(el, '.message.user.unsent'), 'delivered now').to.have.length(0);
+        expect($(el, '[part~="resend-button"]')).to.equal(null);
+        expect(messages(el).filter((m) => m.role === 'user').map((m) => m.text), 'kept once, not twice').to.deep.equal(['are you there?']);
+      });
+      expect(errors.filter((e) => e.includes('the conversation socket could not open'))).to.have.length(1);
+    });
+
     it('a failed conversation names its cause in the console', async () => {
       await setFaults({ socket: { refuse: true } });
       const el = await mountWidget('agent_minimal');

@@ -567,17 +567,22 @@ const EFFECTS: Record<string, FieldCheck> = {
   'styles.base_border': color('base_border', 'the panel border', panel, 'borderTopColor'),
   'styles.base_subtle': color('base_subtle', 'the banner text colour', async (el) => part(await opened(el), 'banner'), 'color'),
   'styles.base_primary': color('base_primary', 'the panel text colour', panel, 'color'),
-  'styles.base_error': color('base_error', 'the text colour of a message that was not sent', async (el) => {
+  // Its text is base_error mixed towards the text colour (readable, WCAG AA); the border is base_error itself.
+  'styles.base_error': color('base_error', 'the border of a message that was not sent', async (el) => {
     await failedConversation(el);
     return $(el, '.message.user.unsent');
-  }, 'color', {}, failingSocket()),
+  }, 'borderTopColor', {}, failingSocket()),
   'styles.accent': color('accent', 'the start button background', startButton, 'backgroundColor'),
   'styles.accent_hover': pointed('accent_hover', 'the start button background under the mouse', startButton),
   'styles.accent_active': pointed('accent_active', 'the start button background while pressed', startButton, true),
   'styles.accent_border': color('accent_border', 'the start button border', startButton, 'borderTopColor'),
-  // No part uses --_accent-subtle (voice-agent-widget.styles.ts): only the page-visible token can be seen.
-  'styles.accent_subtle': sees('the --_accent-subtle token (no part uses it)', { styles: { accent_subtle: RED } },
-    (el) => style(el).getPropertyValue('--_accent-subtle').trim(), RED),
+  'styles.accent_subtle': calling(sees('the muted microphone button background in a call is styles.accent_subtle',
+    { mic_muting_enabled: true, styles: { accent_subtle: RED } },
+    (el) => inCall(el, async () => {
+      part(el, 'mute-button')!.click();
+      await el.updateComplete;
+      return style(part(el, 'mute-button')).backgroundColor;
+    }), RED_RGB, { mic_muting_enabled: true })),
   'styles.accent_primary': color('accent_primary', 'the start button text colour', startButton, 'color'),
   'styles.overlay_padding': sees("the launcher's distance from the right and bottom viewport edges", { styles: { overlay_padding: 60 } }, (el) => {
     const box = $(el, '.launcher')!.getBoundingClientRect();

@@ -153,6 +153,17 @@ export class ConversationController implements ReactiveController {
     if (!this.#session?.sendUserMessage(text)) entry.delivery = 'unsent';
   }
 
+  /**
+   * Sends a visitor's message that did not reach the agent (`unsent`) again, in the conversation that runs (the caller
+   * starts one first): it moves to the end of the transcript, `pending` until the handshake, then `sent`.
+   */
+  resend(entry: TranscriptEntry): void {
+    const index = this.transcript.indexOf(entry);
+    if (index < 0 || entry.delivery !== 'unsent') return;
+    this.transcript.splice(index, 1);
+    this.sendText(entry.text);
+  }
+
   /** Sends one chunk of microphone audio (`user_audio_chunk`, base64); dropped before the handshake and after the end. */
   sendAudio(base64: string): boolean {
     return this.#session?.sendUserAudioChunk(base64) ?? false;

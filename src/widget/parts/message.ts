@@ -47,20 +47,24 @@ export interface MessageOptions {
   stripTags: boolean;
   /** Like / dislike of agent messages while a conversation runs (`feedback_mode: during`), or null. */
   onRate: ((entry: TranscriptEntry, score: MessageScore) => void) | null;
+  /** Sends a visitor's message that did not reach the agent again. */
+  onResend: (entry: TranscriptEntry) => void;
 }
 
 /**
  * One transcript line: an agent message (`part="message agent-message"`, markdown, `aria-busy` while it streams),
- * a visitor's message (`part="message user-message"`, text, marked when it was not delivered), a notice of how the
+ * a visitor's message (`part="message user-message"`, text; when it did not reach the agent, marked and followed by a
+ * `send_again` button, `part="resend-button"`), a notice of how the
  * conversation ended (`part="notice"`) or a client tool's status (`part="notice tool-status"`).
  */
-export function message({ entry, texts, linkPolicy, stripTags, onRate }: MessageOptions): TemplateResult {
+export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend }: MessageOptions): TemplateResult {
   if (entry.role === 'tool') return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
   if (entry.role === 'notice') return html`<p part="notice" class="notice ${FAILURES.has(entry.notice!) ? 'error' : ''}">${texts[NOTICE_LABELS[entry.notice!]]}</p>`;
   if (entry.role === 'user') {
     return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
-      ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark"> (${texts.error_occurred})</span>` : nothing}
-    </div>`;
+        ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark"> (${texts.error_occurred})</span>` : nothing}
+      </div>
+      ${entry.delivery === 'unsent' ? html`<button part="button resend-button" class="link resend" type="button" @click=${() => onResend(entry)}>${texts.send_again}</button>` : nothing}`;
   }
   return html`<div part="message agent-message" class="message agent" dir="auto" aria-busy=${entry.streaming ? 'true' : 'false'}>
     ${agentContent({ owner: entry, text: stripTags ? stripAudioTags(entry.text) : entry.text, linkPolicy, texts })}
@@ -102,7 +106,7 @@ export const messageStyles = css`
   }
   .message.unsent {
     background: var(--_base);
-    color: var(--_base-error);
+    color: var(--_error-text);
     border: 1px solid var(--_base-error);
   }
   .md > * {
@@ -132,6 +136,10 @@ export const messageStyles = css`
   }
   .notice.error,
   .unsent-mark {
-    color: var(--_base-error);
+    color: var(--_error-text);
+  }
+  .resend {
+    align-self: flex-end;
+    font-size: 12px;
   }
 `;

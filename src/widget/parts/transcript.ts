@@ -19,20 +19,22 @@ export interface TranscriptOptions {
   onScroll: (event: Event) => void;
   /** Like / dislike of agent messages while a conversation runs (`feedback_mode: during`), or null. */
   onRate: ((entry: TranscriptEntry, score: MessageScore) => void) | null;
+  /** Sends a visitor's message that did not reach the agent again. */
+  onResend: (entry: TranscriptEntry) => void;
 }
 
 /**
  * The transcript (`part="transcript"`): a `role="log"` list, so screen readers announce each new line, focusable to
  * scroll from the keyboard. Agent lines go through the markdown pipeline; user lines are bound as text.
  */
-export function transcript({ entries, texts, linkPolicy, greeting, stripTags, onScroll, onRate }: TranscriptOptions): TemplateResult {
+export function transcript({ entries, texts, linkPolicy, greeting, stripTags, onScroll, onRate, onResend }: TranscriptOptions): TemplateResult {
   return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.transcript} tabindex="0" @scroll=${onScroll}>
     ${greeting
       ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent({
           owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts,
         })}</div>`
       : nothing}
-    ${entries.map((entry) => message({ entry, texts, linkPolicy, stripTags, onRate }))}
+    ${entries.map((entry) => message({ entry, texts, linkPolicy, stripTags, onRate, onResend }))}
   </div>`;
 }
 

@@ -51,7 +51,7 @@ export function voiceProblem({ texts, problem }: VoiceProblemOptions): TemplateR
 export const voiceControlsStyles = css`
   .problem {
     margin: 0 16px 8px;
-    color: var(--_base-error);
+    color: var(--_error-text);
     font-size: 13px;
     text-align: center;
   }
