@@ -16,6 +16,12 @@ export type { ClientToolHandler, TranscriptEntry } from './widget/controllers/co
 export { VoiceAgentConversationEvent } from './events/conversation.js';
 /** `voice-agent-conversation-end`: it ended (`detail: {conversationId, reason, code, message}`). */
 export { VoiceAgentConversationEndEvent } from './events/conversation-end.js';
+/** `voice-agent-before-start` (cancelable; dynamic variables, overrides, client tools), and a client tool's shape. */
+export { VoiceAgentBeforeStartEvent, type BeforeStartDetail, type ClientTool } from './events/before-start.js';
+/** `voice-agent-status`, `voice-agent-message`, `voice-agent-error` (with its cause codes). */
+export { VoiceAgentStatusEvent } from './events/status.js';
+export { VoiceAgentMessageEvent } from './events/message.js';
+export { VoiceAgentErrorEvent, type VoiceAgentErrorCode } from './events/error.js';
 
 // The client, usable without the element (README "Using the client without the element").
 /** The conversation socket of PROTOCOL.md section 3 as a typed `EventTarget`, and its events. */

@@ -110,11 +110,19 @@ export type DynamicVariables = Record<string, string | number | boolean>;
  * gives `{}`; a value of another kind is reported (console warning) and left out.
  */
 export function parseDynamicVariables(value: string): DynamicVariables {
+  return checkDynamicVariables('dynamic-variables', parseJsonObject('dynamic-variables', value));
+}
+
+/**
+ * Keeps the dynamic variables of `record` that are strings (at most `MAX_LONG_TEXT_LENGTH` characters), finite numbers
+ * or booleans; each other value is reported (console warning, naming `source`) and left out. Never throws.
+ */
+export function checkDynamicVariables(source: string, record: Record<string, unknown>): DynamicVariables {
   const variables: DynamicVariables = {};
-  for (const [name, variable] of Object.entries(parseJsonObject('dynamic-variables', value))) {
+  for (const [name, variable] of Object.entries(record)) {
     if ((typeof variable === 'string' && variable.length <= MAX_LONG_TEXT_LENGTH) || typeof variable === 'boolean' || (typeof variable === 'number' && Number.isFinite(variable))) {
       variables[name] = variable;
-    } else log.warn(`dynamic-variables.${name} must be a string of at most ${MAX_LONG_TEXT_LENGTH} characters, a number or a boolean (got ${preview(variable)}); left out.`);
+    } else log.warn(`${source}.${name} must be a string of at most ${MAX_LONG_TEXT_LENGTH} characters, a number or a boolean (got ${preview(variable)}); left out.`);
   }
   return variables;
 }

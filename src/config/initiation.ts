@@ -4,7 +4,10 @@
  */
 import type { ConversationConfigOverride, ConversationInitiation } from '../client/protocol.js';
 import { preview } from '../internal/console.js';
-import { parseBooleanAttribute, type AttributeValues, type DynamicVariables } from './attributes.js';
+import type { BeforeStartDetail, ClientTool } from '../events/before-start.js';
+import * as log from '../internal/console.js';
+import { isRecord } from '../internal/record.js';
+import { checkDynamicVariables, parseBooleanAttribute, type AttributeValues, type DynamicVariables } from './attributes.js';
 import { MAX_LONG_TEXT_LENGTH, MAX_PROMPT_LENGTH, MAX_TEXT_LENGTH } from './defaults.js';
 import { presetFor } from './texts.js';
 import type { WidgetConfig } from './types.js';
@@ -63,4 +66,21 @@ export function conversationInitiation(input: InitiationInput, report: (message:
   const userId = attr('user-id', 256);
   if (userId) initiation.user_id = userId;
   return initiation;
+}
+
+/**
+ * What a page's `voice-agent-before-start` handler left in the event's `detail`, checked (the page is untrusted too):
+ * dynamic variables as `checkDynamicVariables` keeps them, the overrides when they are an object (else none), the
+ * client tools that are functions. What is dropped is reported in the console. Never throws.
+ */
+export function readBeforeStart(detail: BeforeStartDetail): { dynamicVariables: DynamicVariables; overrides: ConversationConfigOverride; clientTools: Record<string, ClientTool> } {
+  const source = 'voice-agent-before-start detail';
+  const dynamicVariables = isRecord(detail.dynamicVariables) ? checkDynamicVariables(`${source}.dynamicVariables`, detail.dynamicVariables) : {};
+  if (!isRecord(detail.overrides)) log.warn(`${source}.overrides must be an object (got ${preview(detail.overrides)}); no overrides sent.`);
+  const clientTools: Record<string, ClientTool> = {};
+  for (const [name, tool] of Object.entries(isRecord(detail.clientTools) ? detail.clientTools : {})) {
+    if (typeof tool === 'function') clientTools[name] = tool as ClientTool;
+    else log.warn(`${source}.clientTools.${name} must be a function; left out.`);
+  }
+  return { dynamicVariables, overrides: isRecord(detail.overrides) ? (detail.overrides as ConversationConfigOverride) : {}, clientTools };
 }

@@ -1,8 +1,12 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { SessionOptions } from '../client/session.js';
+import { VoiceAgentBeforeStartEvent, type ClientTool } from '../events/before-start.js';
+import type { VoiceAgentConversationEndEvent } from '../events/conversation-end.js';
+import type { VoiceAgentConversationEvent } from '../events/conversation.js';
+import { MAX_TEXT_LENGTH } from '../config/defaults.js';
 import { OVERRIDE_ATTRIBUTES, propertyOf, type AttributeValues } from '../config/attributes.js';
-import { conversationInitiation } from '../config/initiation.js';
+import { conversationInitiation, readBeforeStart } from '../config/initiation.js';
 import { offeredLanguages } from '../config/language.js';
 import { fillDynamicVariables, firstMessageFor } from '../config/texts.js';
 import * as log from '../internal/console.js';
@@ -21,6 +25,12 @@ import {
 } from './parts/index.js';
 import { sharedStyles } from './styles.js';
 
+/** A conversation ready to open: its socket and initiation, and the client tools the page gave for it. */
+interface Prepared {
+  options: SessionOptions;
+  tools: Record<string, ClientTool>;
+}
+
 /** Below this viewport width (px) the device counts as mobile for `expandable` (PROTOCOL.md section 2). */
 const MOBILE_QUERY = '(max-width: 640px)';
 
@@ -29,7 +39,11 @@ const MOBILE_QUERY = '(max-width: 640px)';
  * Service (PROTOCOL.md section 2), applies its styles, labels and layout flags, and lets a visitor hold a
  * conversation with the agent (PROTOCOL.md section 3). Every attribute is a property of the camel-cased name.
  *
+ * @fires voice-agent-before-start - cancelable, before a conversation opens: `detail: {mode, dynamicVariables, overrides, clientTools}` (changeable)
  * @fires voice-agent-conversation - a conversation started: `detail.conversationId`
+ * @fires voice-agent-status - the status changed: `detail: {status, turn}` (turn in a voice call: listening / speaking)
+ * @fires voice-agent-message - a whole message: `detail: {source: 'agent' | 'user', text, eventId, correction}`
+ * @fires voice-agent-error - something failed: `detail: {code, message, serviceCode}`
  * @fires voice-agent-conversation-end - it ended: `detail: {conversationId, reason, code, message}`
  *
  * @csspart root - the positioned wrapper of the launcher and the panel
@@ -115,7 +129,7 @@ export class VoiceAgentWidget extends LitElement {
   readonly #voice = new VoiceController(this, '.root');
 
   /** The visitor opened (true) or closed (false) the panel; null until then: `default_expanded` decides. */
-  @state() private open: boolean | null = null;
+  @state() private panelOpen: boolean | null = null;
   @state() private expanded = false;
   /** Dismissed (`dismissible`) until the page reloads. */
   @state() private dismissed = false;
@@ -178,7 +192,7 @@ export class VoiceAgentWidget extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.open = false;
+    this.panelOpen = false;
   }
 
   /** The override and conversation attributes, as their properties hold them (null when absent). */
@@ -187,18 +201,26 @@ export class VoiceAgentWidget extends LitElement {
   }
 
   get #open(): boolean {
-    return this.open ?? this.#config.value?.config.default_expanded ?? false;
+    return this.panelOpen ?? this.#config.value?.config.default_expanded ?? false;
   }
 
-  /** The conversation's initiation and socket (PROTOCOL.md section 3) from the configuration and the attributes. */
-  #sessionOptions({ config, agentLanguage, language, dynamicVariables, endpoint }: WidgetConfigValue, voice = false): SessionOptions {
-    const initiation = conversationInitiation({ config, agentLanguage, language, dynamicVariables, voice, attributes: this.#attributes() }, log.warn);
-    return { url: endpoint.socketUrl, initiation };
+  /**
+   * The conversation's initiation and socket (PROTOCOL.md section 3) from the configuration and the attributes, as the
+   * page's `voice-agent-before-start` leaves them (its tools too); null when the page cancelled the start.
+   */
+  #prepare({ config, agentLanguage, language, dynamicVariables, endpoint }: WidgetConfigValue, mode: 'text' | 'voice'): Prepared | null {
+    const initiation = conversationInitiation({ config, agentLanguage, language, dynamicVariables, voice: mode === 'voice', attributes: this.#attributes() }, log.warn);
+    const event = new VoiceAgentBeforeStartEvent({
+      mode, dynamicVariables: { ...initiation.dynamic_variables }, overrides: structuredClone(initiation.conversation_config_override ?? {}), clientTools: {},
+    });
+    if (!this.dispatchEvent(event)) return null;
+    const { dynamicVariables: variables, overrides, clientTools } = readBeforeStart(event.detail);
+    return { options: { url: endpoint.socketUrl, initiation: { ...initiation, dynamic_variables: variables, conversation_config_override: overrides } }, tools: clientTools };
   }
 
   readonly #toggle = (): void => {
-    this.open = !this.#open;
-    void this.updateComplete.then(() => (this.open ? this.#firstControl() : this.renderRoot.querySelector<HTMLElement>('.launcher'))?.focus());
+    this.panelOpen = !this.#open;
+    void this.updateComplete.then(() => (this.panelOpen ? this.#firstControl() : this.renderRoot.querySelector<HTMLElement>('.launcher'))?.focus());
   };
 
   /** What takes focus when the panel opens: the text input, else the first start button. */
@@ -213,14 +235,18 @@ export class VoiceAgentWidget extends LitElement {
     }
   };
 
-  /** Starts a text conversation, after the terms when they are still to be accepted. */
-  #start(value: WidgetConfigValue): void {
-    this.#terms.run(value.terms, () => this.#conversation.start(this.#sessionOptions(value)));
-  }
-
-  /** Starts a voice call (PROTOCOL.md section 3, "Voice"), after the terms when they are still to be accepted. */
-  #startCall(value: WidgetConfigValue): void {
-    this.#terms.run(value.terms, () => void this.#voice.start(this.#conversation, this.#sessionOptions(value, true)));
+  /**
+   * Starts a text conversation or a voice call (PROTOCOL.md section 3, "Voice"), after the terms when they are still to
+   * be accepted; `done(started)` tells whether it started (false: declined terms or a cancelled start).
+   */
+  #start(value: WidgetConfigValue, mode: 'text' | 'voice', done?: (started: boolean) => void): void {
+    const start = (): void => {
+      const prepared = this.#prepare(value, mode);
+      if (prepared && mode === 'voice') void this.#voice.start(this.#conversation, prepared.options, prepared.tools).then((started) => done?.(started));
+      else if (prepared) this.#conversation.start(prepared.options, prepared.tools);
+      if (!prepared || mode === 'text') done?.(!!prepared);
+    };
+    this.#terms.run(value.terms, start, () => done?.(false));
   }
 
   /**
@@ -232,8 +258,12 @@ export class VoiceAgentWidget extends LitElement {
     // While a call asks for the microphone, the draft waits for the call's conversation.
     if ((!text && !deliver) || (this.#voice.state === 'starting' && !this.#conversation.active)) return;
     const send = (): void => {
+      if (!this.#conversation.active) {
+        const prepared = this.#prepare(value, 'text');
+        if (!prepared) return; // cancelled by the page: nothing is sent, the draft stays
+        this.#conversation.start(prepared.options, prepared.tools);
+      }
       if (!deliver) this.draft = '';
-      if (!this.#conversation.active) this.#conversation.start(this.#sessionOptions(value));
       (deliver ?? (() => this.#conversation.sendText(text)))();
     };
     if (this.#conversation.active) send();
@@ -282,7 +312,7 @@ export class VoiceAgentWidget extends LitElement {
       conversationActions({
         texts, active, voice: !config.text_only, text: textAllowed, ended: status === 'ended',
         controls: call ? voiceControls({ config, texts, muted: voice.muted, textMode: voice.textMode, onMute: () => voice.toggleMute(), onTextMode: () => voice.toggleTextMode() }) : nothing,
-        onStartCall: () => this.#startCall(value), onStart: () => this.#start(value), onEnd: () => (call ? voice.end() : conversation.end()),
+        onStartCall: () => this.#start(value, 'voice'), onStart: () => this.#start(value, 'text'), onEnd: () => (call ? voice.end() : conversation.end()),
       }),
       config.text_input_enabled && (textAllowed || call)
         ? composer({
@@ -295,6 +325,112 @@ export class VoiceAgentWidget extends LitElement {
         ? termsDialog({ terms, texts, linkPolicy, onAccept: () => this.#terms.accept(terms), onDecline: () => this.#terms.close() })
         : nothing,
     ] });
+  }
+
+  /**
+   * The page's client tools (PROTOCOL.md section 3, `client_tool_call`): name → function of the call's `parameters`
+   * resolving to its result (a string, or JSON of anything else); a throw, a rejection or no answer within 10 s
+   * (`CLIENT_TOOL_TIMEOUT_MS`) is answered with `is_error: true`, and so is a tool of no name here. Values that are not
+   * functions are left out. A conversation's own tools (`voice-agent-before-start`) come first, `clientToolHandler` last.
+   */
+  get clientTools(): Record<string, ClientTool> {
+    return this.#conversation.clientTools;
+  }
+  set clientTools(tools: Record<string, ClientTool>) {
+    this.#conversation.clientTools = Object.fromEntries(Object.entries(tools && typeof tools === 'object' ? tools : {}).filter(([, tool]) => typeof tool === 'function'));
+  }
+
+  /**
+   * Adds one client tool (see `clientTools`); works before the configuration is read.
+   * @returns a function that removes it again
+   * @throws TypeError when `name` is not a non-empty string or `tool` not a function
+   */
+  registerClientTool(name: string, tool: ClientTool): () => void {
+    if (typeof name !== 'string' || !name || typeof tool !== 'function') throw new TypeError('registerClientTool(name, tool): a name and a function');
+    this.clientTools = { ...this.clientTools, [name]: tool };
+    return () => {
+      if (this.clientTools[name] !== tool) return;
+      const { [name]: _removed, ...rest } = this.clientTools;
+      this.clientTools = rest;
+    };
+  }
+
+  /** Opens the panel (as the launcher does). Before the configuration is read, the panel opens once it is. */
+  open(): void {
+    this.panelOpen = true;
+  }
+
+  /** Closes the panel (not with `always_expanded`). */
+  close(): void {
+    this.panelOpen = false;
+  }
+
+  /** Opens the panel expanded to the viewport, where `expandable` allows it (PROTOCOL.md section 2). */
+  expand(): void {
+    this.panelOpen = this.expanded = true;
+  }
+
+  /** Leaves the expanded size (the panel stays open). */
+  collapse(): void {
+    this.expanded = false;
+  }
+
+  /**
+   * Starts a conversation (PROTOCOL.md section 3): `text`, or `voice` (a call: the microphone is asked first); by
+   * default text when the agent takes text, else voice. After the terms when they are still to be accepted, and after
+   * `voice-agent-before-start`. Before the configuration is read, it waits for it.
+   * @returns the conversation id once the handshake is done (the one running, if any)
+   * @throws Error when the configuration cannot be read, the agent does not take that mode, the terms are declined,
+   * the page cancels the start, the microphone is refused, or the conversation fails before its handshake
+   */
+  async startConversation({ mode }: { mode?: 'text' | 'voice' } = {}): Promise<string> {
+    const value = await this.#config.settled();
+    const { config } = value;
+    const textAllowed = config.text_only || config.supports_text_only;
+    const chosen = mode ?? (textAllowed ? 'text' : 'voice');
+    if (chosen === 'voice' ? config.text_only : !textAllowed) throw new Error(`the agent does not take ${chosen} conversations`);
+    if (this.#conversation.active && this.#conversation.conversationId) return this.#conversation.conversationId;
+    return new Promise<string>((resolve, reject) => {
+      const settle = (result: () => void): void => {
+        this.removeEventListener('voice-agent-conversation', started);
+        this.removeEventListener('voice-agent-conversation-end', ended);
+        result();
+      };
+      const started = (e: VoiceAgentConversationEvent): void => settle(() => resolve(e.detail.conversationId));
+      const ended = (e: VoiceAgentConversationEndEvent): void => settle(() => reject(new Error(`the conversation ended before its handshake: ${e.detail.message ?? e.detail.reason}`)));
+      this.addEventListener('voice-agent-conversation', started);
+      this.addEventListener('voice-agent-conversation-end', ended);
+      if (!this.#conversation.active) {
+        this.#start(value, chosen, (ok) => ok || settle(() => reject(new Error('the conversation did not start: the terms were declined, the page cancelled it, or the microphone was refused'))));
+      }
+    });
+  }
+
+  /** Ends the conversation or call that runs (as `end_call` does); nothing when none runs. */
+  endConversation(): void {
+    if (this.#voice.state !== 'off') this.#voice.end();
+    else this.#conversation.end();
+  }
+
+  /**
+   * Sends the visitor's text (`user_message`), as typing it would: starts a text conversation first when none runs
+   * (see `startConversation`). Before the configuration is read, it waits for it.
+   * @throws TypeError for text that is not a non-empty string of at most 2000 characters; Error as `startConversation`
+   */
+  async sendUserMessage(text: string): Promise<void> {
+    if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT_LENGTH) throw new TypeError(`sendUserMessage: a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+    if (!this.#conversation.active) await this.startConversation({ mode: 'text' });
+    this.#conversation.sendText(text.trim());
+  }
+
+  /**
+   * Sends a `contextual_update` (PROTOCOL.md section 3): information for the agent that asks for no reply, in the
+   * conversation that runs.
+   * @throws TypeError for text that is not a non-empty string of at most 2000 characters; Error when no conversation runs
+   */
+  async sendContextualUpdate(text: string): Promise<void> {
+    if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT_LENGTH) throw new TypeError(`sendContextualUpdate: a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+    if (!this.#conversation.sendContextualUpdate(text)) throw new Error('sendContextualUpdate: no conversation runs');
   }
 
   /**

@@ -332,11 +332,12 @@ describe('faults injected into the reference service', () => {
       expect($(el, '[part~="transcript"]')!.textContent, 'the unknown type agent_response_v2 is not shown').not.to.contain('garbage');
     });
 
-    it('an `error` message: the conversation goes on, the visitor is not interrupted', async () => {
+    it('an `error` message: the conversation goes on; the visitor is told in words (not the service\'s own), the page with its code', async () => {
       const { errors, warnings } = await captureConsole(async () => {
         await setFaults({ socket: { error_message: { code: 1011, message: 'the model is overloaded' } } });
         const el = await mountWidget('agent_minimal');
         await openPanel(el);
+        const errorEvent = oneEvent(el, 'voice-agent-error').then((e) => e.detail);
         // A listener, not oneEvent: the test checks that no end event fires at all.
         const ends: unknown[] = [];
         el.addEventListener('voice-agent-conversation-end', (e) => ends.push(e.detail));
@@ -345,10 +346,10 @@ describe('faults injected into the reference service', () => {
         expect(ends).to.deep.equal([]);
         expect(statusText(el)).to.equal(CHATTING);
         expect(button(el, 'End')).to.exist;
-        // The visitor is not interrupted: no notice, and the service's own words are not shown. (Today the element shows
-        // nothing of it anywhere, the console included: see the skipped test below.)
-        expect(notices(el)).to.deep.equal([]);
+        // The visitor is told in the widget's words (a notice); the service's own words stay out of the page.
+        expect(notices(el)).to.deep.equal([ERROR]);
         expect($(el, '[part~="transcript"]')!.textContent).not.to.contain('overloaded');
+        expect(await errorEvent, 'voice-agent-error carries the service code').to.deep.include({ code: 'service', serviceCode: 1011 });
       });
       expect(warnings.filter((w) => w.includes('the model is overloaded'))).to.have.length(1);
       expect(errors).to.deep.equal([]);

@@ -1,7 +1,11 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions, type SessionStatus } from '../../client/session.js';
 import { VoiceAgentConversationEndEvent } from '../../events/conversation-end.js';
+import type { ClientTool } from '../../events/before-start.js';
 import { VoiceAgentConversationEvent } from '../../events/conversation.js';
+import { VoiceAgentErrorEvent, type VoiceAgentErrorCode } from '../../events/error.js';
+import { VoiceAgentMessageEvent } from '../../events/message.js';
+import { VoiceAgentStatusEvent } from '../../events/status.js';
 import * as log from '../../internal/console.js';
 
 /** One line of the transcript. Agent text is markdown (rendered by src/markdown); user text is plain text. */
@@ -27,6 +31,9 @@ export interface TranscriptEntry {
 /** What a notice line tells: how the conversation ended (`EndReason`), a switch between voice and text, a voice failure. */
 export type NoticeKind = EndReason | 'text_mode' | 'voice_mode' | 'microphone_denied' | 'no_microphone' | 'microphone_lost' | 'audio_blocked' | 'output_lost';
 
+/** How long a client tool may take before its call is answered as an error (`is_error: true`), in ms. */
+export const CLIENT_TOOL_TIMEOUT_MS = 10000;
+
 /** Answers a `client_tool_call`: resolves to the result text, rejects for an error (sent with `is_error: true`). */
 export type ClientToolHandler = (toolName: string, parameters: Record<string, unknown>) => Promise<string>;
 
@@ -39,6 +46,12 @@ export class ConversationController implements ReactiveController {
   transcript: TranscriptEntry[] = [];
   /** Set by the element; without it every tool call is answered as an unknown tool. */
   clientToolHandler: ClientToolHandler | null = null;
+  /** The page's client tools by name (`clientTools`, `registerClientTool`); asked before `clientToolHandler`. */
+  clientTools: Record<string, ClientTool> = {};
+  /** The turn of a voice call, for `voice-agent-status`: the voice controller sets it; null in a text conversation. */
+  turn: 'listening' | 'speaking' | null = null;
+  /** The current conversation's own client tools (from `voice-agent-before-start`); asked first. */
+  #conversationTools: Record<string, ClientTool> = {};
 
   #session: ConversationSession | null = null;
   /** Why the element ended the latest session itself (a voice failure), told instead of `user`. */
@@ -78,11 +91,12 @@ export class ConversationController implements ReactiveController {
    * the console, never a throw.
    * @returns the session, for what else listens to it (the voice controller: audio, interruption)
    */
-  start(options: SessionOptions): ConversationSession {
+  start(options: SessionOptions, tools: Record<string, ClientTool> = {}): ConversationSession {
     if (this.active) return this.#session!;
     const session = new ConversationSession(options);
     this.#session = session;
     this.#cause = null;
+    this.#conversationTools = tools;
     // Only the latest session speaks: an older one (ended, or closed by the element leaving) is not heard.
     const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
       session.addEventListener(type, (event) => {
@@ -94,6 +108,7 @@ export class ConversationController implements ReactiveController {
       const conversationId = m.conversation_initiation_metadata_event.conversation_id;
       for (const entry of this.transcript) if (entry.delivery === 'pending') entry.delivery = 'sent';
       this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId }));
+      this.#status();
     });
     on('agent_chat_response_part', ({ text_response_part: part }) => {
       const entry = this.#agentEntry(part.event_id);
@@ -105,21 +120,31 @@ export class ConversationController implements ReactiveController {
       const entry = this.#agentEntry(response.event_id);
       entry.text = response.agent_response;
       entry.streaming = false;
+      this.#message('agent', entry.text, response.event_id, false);
     });
     on('agent_response_correction', ({ agent_response_correction_event: correction }) => {
       const entry = this.transcript.find((t) => t.role === 'agent' && t.eventId === correction.event_id);
       if (entry) entry.text = correction.corrected_agent_response;
+      this.#message('agent', correction.corrected_agent_response, correction.event_id, true);
     });
     on('user_transcript', ({ user_transcription_event: transcript }) => {
       this.#add({ role: 'user', text: transcript.user_transcript, eventId: transcript.event_id, streaming: false, delivery: 'sent' });
+      this.#message('user', transcript.user_transcript, transcript.event_id, false);
     });
-    // The service's `error` message: the conversation goes on; the developer is told (PROTOCOL.md section 3).
-    on('error', ({ error_event: e }) => log.warn(`the service sent error ${e.code ?? ''}: ${e.message ?? ''}`));
+    // The service's `error` message: the conversation goes on; the visitor is told in words, the developer with its
+    // code (PROTOCOL.md section 3).
+    on('error', ({ error_event: e }) => {
+      const message = `the service sent error ${e.code ?? ''}: ${e.message ?? ''}`;
+      log.warn(message);
+      this.notice('error');
+      this.error('service', message, typeof e.code === 'number' ? e.code : null);
+    });
     on('client_tool_call', ({ client_tool_call: call }) => {
       void this.#answerToolCall(session, call.tool_call_id, call.tool_name, call.parameters ?? {});
     });
     on('ended', (end) => {
       if (end.error) log.error(end.error.message);
+      if (end.error) this.error('conversation', end.error.message);
       for (const entry of this.transcript) {
         if (entry.delivery === 'pending') entry.delivery = 'unsent';
         entry.streaming = false;
@@ -131,12 +156,36 @@ export class ConversationController implements ReactiveController {
           conversationId: this.conversationId, reason: cause ? 'error' : end.reason, code: end.code, message: cause ?? end.error?.message ?? null,
         }),
       );
+      this.turn = null;
+      this.#status();
     });
     session.start().catch(() => {
       /* reported through `ended` */
     });
     this.host.requestUpdate();
+    this.#status();
     return session;
+  }
+
+  /** Tells the page (`voice-agent-error`) what failed, in the console's words. */
+  error(code: VoiceAgentErrorCode, message: string, serviceCode: number | null = null): void {
+    this.host.dispatchEvent(new VoiceAgentErrorEvent({ code, message, serviceCode }));
+  }
+
+  /** Tells the page (`voice-agent-status`) the status, and in a voice call the turn. */
+  #status(): void {
+    this.host.dispatchEvent(new VoiceAgentStatusEvent({ status: this.status, turn: this.turn }));
+  }
+
+  /** Tells the voice call's turn (`voice-agent-status`) when it changed. */
+  setTurn(turn: 'listening' | 'speaking' | null): void {
+    if (turn === this.turn) return;
+    this.turn = turn;
+    if (this.active) this.#status();
+  }
+
+  #message(source: 'agent' | 'user', text: string, eventId: number | null, correction: boolean): void {
+    this.host.dispatchEvent(new VoiceAgentMessageEvent({ source, text, eventId, correction }));
   }
 
   /** Adds a notice line to the transcript (`part="notice"`). */
@@ -151,6 +200,7 @@ export class ConversationController implements ReactiveController {
   sendText(text: string): void {
     const entry = this.#add({ role: 'user', text, eventId: null, streaming: false, delivery: this.status === 'connected' ? 'sent' : 'pending' });
     if (!this.#session?.sendUserMessage(text)) entry.delivery = 'unsent';
+    else this.#message('user', text, null, false);
   }
 
   /**
@@ -162,6 +212,11 @@ export class ConversationController implements ReactiveController {
     if (index < 0 || entry.delivery !== 'unsent') return;
     this.transcript.splice(index, 1);
     this.sendText(entry.text);
+  }
+
+  /** Sends a `contextual_update` (information for the agent that asks for no reply); false when no conversation runs. */
+  sendContextualUpdate(text: string): boolean {
+    return this.active && (this.#session?.sendContextualUpdate(text) ?? false);
   }
 
   /** Sends one chunk of microphone audio (`user_audio_chunk`, base64); dropped before the handshake and after the end. */
@@ -194,17 +249,34 @@ export class ConversationController implements ReactiveController {
     this.#session?.end();
   }
 
-  /** Runs the page's handler for a `client_tool_call` and answers it; the transcript shows working → done / error. */
+  /**
+   * Runs the page's tool for a `client_tool_call` and answers it (`client_tool_result`): the conversation's own tools,
+   * then `clientTools`, then `clientToolHandler`. A rejection, a throw, no answer within `CLIENT_TOOL_TIMEOUT_MS` and
+   * an unknown tool are answered with `is_error: true` and told (`voice-agent-error`, `client-tool`). The transcript
+   * shows working → done / error.
+   */
   async #answerToolCall(session: ConversationSession, id: string, name: string, parameters: Record<string, unknown>): Promise<void> {
     const entry = this.#add({ role: 'tool', text: name, eventId: null, streaming: false, tool: 'working' });
+    const own = (tools: Record<string, ClientTool>): ClientTool | undefined => (Object.hasOwn(tools, name) ? tools[name] : undefined);
+    const tool = own(this.#conversationTools) ?? own(this.clientTools);
+    const handler = this.clientToolHandler;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     let result: string;
     try {
-      if (!this.clientToolHandler) throw new Error(`Client tool "${name}" is not registered on this page`);
-      result = String(await this.clientToolHandler(name, parameters));
+      if (!tool && !handler) throw new Error(`Client tool "${name}" is not registered on this page`);
+      const run = Promise.resolve().then(() => (tool ? tool(parameters) : handler!(name, parameters)));
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Client tool "${name}" gave no answer within ${CLIENT_TOOL_TIMEOUT_MS} ms`)), CLIENT_TOOL_TIMEOUT_MS);
+      });
+      const value = await Promise.race([run, late]);
+      result = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
       entry.tool = 'done';
     } catch (error) {
       result = error instanceof Error ? error.message : String(error);
       entry.tool = 'error';
+      this.error('client-tool', result);
+    } finally {
+      clearTimeout(timer);
     }
     session.sendClientToolResult(id, result, entry.tool === 'error');
     this.host.requestUpdate();

@@ -13,6 +13,7 @@ export class TermsController implements ReactiveController {
   open = false;
   #accepted = false;
   #pending: (() => void) | null = null;
+  #declined: (() => void) | null = null;
   #opener: HTMLElement | null = null;
 
   constructor(
@@ -28,9 +29,10 @@ export class TermsController implements ReactiveController {
   }
 
   hostDisconnected(): void {
+    const declined = this.#declined;
     this.open = false;
-    this.#pending = null;
-    this.#opener = null;
+    this.#pending = this.#declined = this.#opener = null;
+    declined?.();
   }
 
   /** True when `terms` must be accepted first: not accepted in this page view, nor remembered under their key. */
@@ -43,10 +45,12 @@ export class TermsController implements ReactiveController {
     }
   }
 
-  /** Runs `start` now, or after the visitor accepted `terms` (the dialog opens); declining drops it. */
-  run(terms: Terms | null, start: () => void): void {
+  /** Runs `start` now, or after the visitor accepted `terms` (the dialog opens); declining drops it and calls `declined`. */
+  run(terms: Terms | null, start: () => void, declined?: () => void): void {
     if (!this.pending(terms)) return start();
+    this.#declined?.();
     this.#pending = start;
+    this.#declined = declined ?? null;
     this.#opener = (this.host.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
     this.open = true;
     this.host.requestUpdate();
@@ -55,6 +59,7 @@ export class TermsController implements ReactiveController {
   /** The visitor accepted: remember it, close, run what waited. */
   accept(terms: Terms | null): void {
     const start = this.#pending;
+    this.#pending = this.#declined = null;
     this.#accepted = true;
     try {
       if (terms?.key) localStorage.setItem(terms.key, 'accepted');
@@ -68,9 +73,11 @@ export class TermsController implements ReactiveController {
   /** Closes the dialog (declined, Escape, or after accepting); what waited starts only through `accept`. */
   close(): void {
     const opener = this.#opener;
+    const declined = this.#declined;
     this.host.renderRoot.querySelector<HTMLDialogElement>('dialog.terms')?.close();
     this.open = false;
-    this.#pending = this.#opener = null;
+    this.#pending = this.#opener = this.#declined = null;
+    declined?.();
     this.host.requestUpdate();
     void this.host.updateComplete.then(() => (opener?.isConnected ? opener : this.fallbackFocus())?.focus());
   }

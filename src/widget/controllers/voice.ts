@@ -5,6 +5,8 @@ import {
 import { besideScript } from '../../client/paths.js';
 import type { SessionOptions } from '../../client/session.js';
 import * as log from '../../internal/console.js';
+import type { ClientTool } from '../../events/before-start.js';
+import type { VoiceAgentErrorCode } from '../../events/error.js';
 import type { ConversationController, NoticeKind } from './conversation.js';
 
 /** The files `npm run build` writes beside the script: the AudioWorklets, loadable under a CSP without `blob:`. */
@@ -23,13 +25,14 @@ const PLAYOUT = { prebufferMs: 60, hangoverMs: 150 };
 /** The calls on this page: only one holds the microphone; a new call ends the others. */
 const calls = new Set<VoiceController>();
 
-/** A failure's notice (a `WIDGET_LABELS` key) and the console's words for it. */
-const FAILURE: Record<AudioErrorKind, [NoticeKind, string]> = {
-  denied: ['microphone_denied', 'the microphone was denied (by the visitor or the page\'s permissions policy)'],
-  'no-microphone': ['no_microphone', 'no microphone could be opened'],
-  suspended: ['audio_blocked', 'the browser holds the sound back until a click (autoplay policy)'],
-  'output-lost': ['output_lost', 'the sound output failed or went away'],
-  failed: ['error', 'the audio could not start'],
+/** A failure's notice (a `WIDGET_LABELS` key), its `voice-agent-error` code and the console's words for it. */
+const FAILURE: Record<AudioErrorKind | 'lost', [NoticeKind, VoiceAgentErrorCode, string]> = {
+  denied: ['microphone_denied', 'microphone-denied', 'the microphone was denied (by the visitor or the page\'s permissions policy)'],
+  'no-microphone': ['no_microphone', 'no-microphone', 'no microphone could be opened'],
+  lost: ['microphone_lost', 'microphone-lost', 'the microphone went away during the call'],
+  suspended: ['audio_blocked', 'audio-blocked', 'the browser holds the sound back until a click (autoplay policy)'],
+  'output-lost': ['output_lost', 'output-lost', 'the sound output failed or went away'],
+  failed: ['error', 'audio', 'the audio could not start'],
 };
 
 /**
@@ -70,7 +73,10 @@ export class VoiceController implements ReactiveController {
     this.#audio = audioController(host, {
       onChunk: (base64) => this.#conversation?.sendAudio(base64),
       onLevels: (input, output) => this.#levels(input, output),
-      onState: (turn) => this.#set({ turn }),
+      onState: (turn) => {
+        this.#set({ turn });
+        this.#conversation?.setTurn(this.textMode ? null : turn);
+      },
       onError: (kind, error) => this.#fail(kind, error),
     });
   }
@@ -84,10 +90,11 @@ export class VoiceController implements ReactiveController {
    * `options` (their initiation asks for `text_only: false`). Resolves false when the microphone is refused (told,
    * nothing opened).
    */
-  async start(conversation: ConversationController, options: SessionOptions): Promise<boolean> {
+  async start(conversation: ConversationController, options: SessionOptions, tools: Record<string, ClientTool> = {}): Promise<boolean> {
     for (const call of calls) if (call !== this) call.end();
     calls.add(this);
     const run = ++this.#run;
+    this.#conversation = conversation;
     this.#set({ state: 'starting', turn: 'listening', muted: false, textMode: false, problem: null });
     this.#audio.mute(false);
     this.#output.muted = false;
@@ -103,8 +110,7 @@ export class VoiceController implements ReactiveController {
       return false;
     }
     this.#stream = stream;
-    this.#conversation = conversation;
-    const session = conversation.start(options);
+    const session = conversation.start(options, tools);
     session.addEventListener('conversation_initiation_metadata', () => {
       if (run !== this.#run) return;
       const granted = this.#stream ?? undefined;
@@ -137,15 +143,17 @@ export class VoiceController implements ReactiveController {
   /** Switches between voice and text during the call (`conversation_mode_toggle_enabled`), with a notice in the transcript. */
   toggleTextMode(): void {
     this.#set({ textMode: !this.textMode });
+    this.#conversation?.setTurn(this.textMode ? null : this.turn);
     this.#audio.mute(this.muted || this.textMode);
     this.#output.muted = this.textMode;
     this.#conversation?.notice(this.textMode ? 'text_mode' : 'voice_mode');
   }
 
   #fail(kind: AudioErrorKind, error: unknown): void {
-    const lost = kind === 'no-microphone' && this.state === 'on';
-    const [notice, words] = lost ? (['microphone_lost', 'the microphone went away during the call'] as const) : FAILURE[kind];
-    log.error(`voice call: ${words}${error instanceof Error ? ` (${error.name}: ${error.message})` : ''}.`);
+    const [notice, code, words] = FAILURE[kind === 'no-microphone' && this.state === 'on' ? 'lost' : kind];
+    const message = `voice call: ${words}${error instanceof Error ? ` (${error.name}: ${error.message})` : ''}.`;
+    log.error(message);
+    this.#conversation?.error(code, message);
     if (kind === 'suspended' || kind === 'output-lost') {
       // The call goes on: the panel says what is wrong until it is mended (a click resumes held-back sound).
       this.#set({ problem: notice });

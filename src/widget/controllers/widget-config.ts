@@ -11,6 +11,7 @@ import { offeredLanguages, preferredLanguage } from '../../config/language.js';
 import { resolveTexts, termsFor, type Terms } from '../../config/texts.js';
 import type { Labels, WidgetConfig } from '../../config/types.js';
 import { normalizeLanguage, resolveWidgetConfig } from '../../config/validate.js';
+import { VoiceAgentErrorEvent } from '../../events/error.js';
 import * as log from '../../internal/console.js';
 import { isRecord } from '../../internal/record.js';
 import type { LinkPolicy } from '../../markdown/link-policy.js';
@@ -74,6 +75,8 @@ export class WidgetConfigController implements ReactiveController {
   /** Retries made of the current read, and the timer of the next one. */
   #retries = 0;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Who waits for the read to settle (`settled()`). */
+  #waiting: { resolve: (value: WidgetConfigValue) => void; reject: (error: Error) => void }[] = [];
   /** Back online (the `online` event): a read that failed or waits for a retry is tried again at once. */
   readonly #online = (): void => {
     if (this.status === 'error' ? this.retryable : this.#retryTimer !== undefined) this.retry();
@@ -96,7 +99,7 @@ export class WidgetConfigController implements ReactiveController {
    * @param network `fetch` for the read, injectable for unit tests (DESIGN.md rule 11); the browser's by default
    */
   constructor(
-    private readonly host: ReactiveControllerHost,
+    private readonly host: ReactiveControllerHost & EventTarget,
     private readonly args: () => WidgetConfigArgs,
     private readonly network: { fetch?: FetchLike } = {},
   ) {
@@ -128,11 +131,34 @@ export class WidgetConfigController implements ReactiveController {
 
   hostDisconnected(): void {
     removeEventListener('online', this.#online);
+    this.#settle(new Error('the element left the page'));
     this.#abort?.abort();
     this.#abort = null;
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
     if (this.status === 'loading') this.status = 'idle';
+  }
+
+  /**
+   * The resolved configuration once read: at once when it is, else when the read under way settles.
+   * @throws Error when the read fails (after its retries), the attributes are unusable, or the element leaves first
+   */
+  settled(): Promise<WidgetConfigValue> {
+    const value = this.value;
+    if (value) return Promise.resolve(value);
+    if (this.status === 'error') return Promise.reject(new Error('the widget configuration could not be read (see the console)'));
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+  }
+
+  /** Settles everyone waiting: with the value, or with `error`. */
+  #settle(error?: Error): void {
+    const waiting = this.#waiting.splice(0);
+    if (!waiting.length) return;
+    const value = this.value;
+    for (const { resolve, reject } of waiting) {
+      if (value && !error) resolve(value);
+      else reject(error ?? new Error('the widget configuration could not be read (see the console)'));
+    }
   }
 
   /** Tries the read again at once (the error state's retry button, or back online), as a new read with all its tries. */
@@ -166,7 +192,10 @@ export class WidgetConfigController implements ReactiveController {
       this.#endpoint = serviceEndpoint(args, defaultServerUrl());
     } catch (error) {
       this.status = 'error';
-      log.error(`${(error as Error).message}; the widget cannot start.`);
+      const message = `${(error as Error).message}; the widget cannot start.`;
+      log.error(message);
+      this.host.dispatchEvent(new VoiceAgentErrorEvent({ code: 'attributes', message, serviceCode: null }));
+      this.#settle(new Error(message));
       return;
     }
     const { serverUrl, agentId, signature } = this.#endpoint;
@@ -178,6 +207,7 @@ export class WidgetConfigController implements ReactiveController {
       if (abort.signal.aborted) return;
       this.#raw = response.widget_config;
       this.status = 'ready';
+      this.#settle();
     } catch (error) {
       if (abort.signal.aborted) return;
       const cause = `could not read the widget configuration of agent "${agentId}" from ${serverUrl}: ${(error as Error).message}`;
@@ -191,6 +221,8 @@ export class WidgetConfigController implements ReactiveController {
       this.status = 'error';
       this.retryable = isTransient(error);
       log.error(cause, error);
+      this.host.dispatchEvent(new VoiceAgentErrorEvent({ code: 'config', message: cause, serviceCode: null }));
+      this.#settle(new Error(cause));
     } finally {
       if (this.#abort === abort) this.#abort = null;
     }
