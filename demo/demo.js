@@ -32,10 +32,22 @@ function showNotice(text) {
 
 // ------------------------------------------------------------------ agent picker and widget
 
-/** The client tool the scripted agent calls ("tool" or "time"). */
-async function clientToolHandler(/** @type {string} */ toolName) {
-  if (toolName === 'get_page_time') return new Date().toISOString();
-  throw new Error(`Unknown client tool: ${toolName}`);
+/** The client tool the scripted agent calls ("tool" or "time"), registered through the widget's API. */
+const getPageTime = () => new Date().toISOString();
+
+/** The widget's public events, shown as they fire in the event log (README "The host page's API"). */
+const EVENTS = ['voice-agent-before-start', 'voice-agent-conversation', 'voice-agent-status', 'voice-agent-message', 'voice-agent-error', 'voice-agent-conversation-end'];
+/** How many lines the event log keeps. */
+const LOG_LINES = 60;
+
+/** Adds one event to the log (newest first), as text: the event's name and its detail as JSON, shortened. */
+function logEvent(/** @type {Event} */ event) {
+  const list = $('event-log');
+  const item = document.createElement('li');
+  const detail = JSON.stringify(/** @type {CustomEvent} */ (event).detail, (key, value) => (typeof value === 'function' ? '(function)' : value)) ?? '';
+  item.textContent = `${new Date().toLocaleTimeString()}  ${event.type}  ${detail.length > 200 ? `${detail.slice(0, 197)}...` : detail}`;
+  list.prepend(item);
+  while (list.children.length > LOG_LINES) list.lastElementChild?.remove();
 }
 
 /** @param {Event} event */
@@ -56,13 +68,15 @@ function mountWidget(/** @type {string} */ agentId) {
   if (widget) {
     widget.removeEventListener('voice-agent-conversation', onConversationEvent);
     widget.removeEventListener('voice-agent-conversation-end', onConversationEndEvent);
+    for (const type of EVENTS) widget.removeEventListener(type, logEvent);
     widget.remove();
   }
   const element = document.createElement(TAG);
   element.setAttribute('agent-id', agentId);
   element.setAttribute('server-url', config.serviceUrl);
   element.setAttribute('dynamic-variables', DYNAMIC_VARIABLES);
-  /** @type {any} */ (element).clientToolHandler = clientToolHandler;
+  /** @type {any} */ (element).registerClientTool('get_page_time', getPageTime);
+  for (const type of EVENTS) element.addEventListener(type, logEvent);
   element.addEventListener('voice-agent-conversation', onConversationEvent);
   element.addEventListener('voice-agent-conversation-end', onConversationEndEvent);
   document.body.append(element);
@@ -563,7 +577,7 @@ async function start() {
     // The bundle is a classic script that ran before this module; if it is not defined now, it did not load.
     showNotice('The widget script /dist/voice-agent-widget.js did not load: run npm run build (npm run demo builds first).');
   }
-  // Set clientToolHandler only on an upgraded element, so the property reaches the element's own setter.
+  // Register the client tool only on an upgraded element, whose method it is.
   await customElements.whenDefined(TAG);
   mountWidget(agentId);
 }
