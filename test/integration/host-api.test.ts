@@ -63,6 +63,23 @@ describe('a host page using the documented API', () => {
     expect(seen.filter((s) => s.type === 'voice-agent-error')).to.deep.equal([]);
   });
 
+  it('starts and ends a voice call through the API; the status events carry the turn', async function () {
+    this.timeout(15000);
+    const el = await mount('agent_minimal');
+    const statuses: { status: string; turn: string | null }[] = [];
+    el.addEventListener('voice-agent-status', (e) => statuses.push(e.detail));
+    const modes: string[] = [];
+    el.addEventListener('voice-agent-before-start', (e) => modes.push(e.detail.mode));
+    const id = await el.startConversation({ mode: 'voice' });
+    expect(id).to.match(/^conv_/);
+    expect(modes).to.deep.equal(['voice']);
+    await until(() => statuses.some((s) => s.status === 'connected' && s.turn !== null), 'a turn reported', 8000);
+    const ended = oneEvent(el, 'voice-agent-conversation-end');
+    el.endConversation();
+    expect((await ended).detail.reason).to.equal('user');
+    expect(statuses.at(-1)).to.deep.equal({ status: 'ended', turn: null });
+  });
+
   it('cancels a start in voice-agent-before-start: nothing opens, startConversation rejects, sendUserMessage too', async () => {
     const el = await mount('agent_minimal');
     const statuses: unknown[] = [];

@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import type { SessionStatus } from '../../../src/client/session.js';
-import { ConversationController, type TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
+import { CLIENT_TOOL_TIMEOUT_MS, ConversationController, type TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
 import { captureConsole, until } from '../../helpers.js';
 import { FakeSocket, detach, metadata, mountHost, type TestHost } from './host.js';
 
@@ -147,6 +147,7 @@ describe('ConversationController', () => {
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.contain('the service sent error 1008: slow down');
     expect(conversation.status).to.equal('connected');
+    expect(conversation.transcript.at(-1), 'told in the widget\'s words').to.deep.include({ role: 'notice', notice: 'error' });
   });
 
   it('answers a client tool call through clientToolHandler: the result, or the error with is_error', async () => {
@@ -180,6 +181,30 @@ describe('ConversationController', () => {
       type: 'client_tool_result', tool_call_id: 'c3', result: 'Client tool "open_cart" is not registered on this page', is_error: true,
     });
     expect(conversation.transcript.at(-1)).to.deep.include({ role: 'tool', tool: 'error' });
+  });
+
+  it('answers from clientTools first (JSON for a non-string result), and a tool with no answer in CLIENT_TOOL_TIMEOUT_MS as an error', async () => {
+    const { conversation, socket } = await connected();
+    conversation.clientToolHandler = async () => 'from the handler';
+    conversation.clientTools = { get_cart: () => ({ items: 2 }), never: () => new Promise(() => {}) };
+    // The 10 s timeout is shortened for this test: only that timer's delay is changed.
+    const { setTimeout: realSetTimeout } = window;
+    window.setTimeout = ((handler: TimerHandler, delay?: number, ...args: unknown[]) =>
+      realSetTimeout(handler, delay === CLIENT_TOOL_TIMEOUT_MS ? 20 : delay, ...args)) as typeof window.setTimeout;
+    try {
+      socket.serverSends({ type: 'client_tool_call', client_tool_call: { tool_name: 'get_cart', tool_call_id: 'k1', parameters: {}, event_id: 12 } });
+      socket.serverSends({ type: 'client_tool_call', client_tool_call: { tool_name: 'never', tool_call_id: 'k2', parameters: {}, event_id: 13 } });
+      socket.serverSends({ type: 'client_tool_call', client_tool_call: { tool_name: 'other', tool_call_id: 'k3', parameters: {}, event_id: 14 } });
+      await until(() => socket.sentOfType('client_tool_result').length === 3, 'three tool results sent');
+    } finally {
+      window.setTimeout = realSetTimeout;
+    }
+    const results = Object.fromEntries(socket.sentOfType('client_tool_result').map((r) => [r['tool_call_id'], [r['result'], r['is_error']]]));
+    expect(results).to.deep.equal({
+      k1: ['{"items":2}', false],
+      k2: [`Client tool "never" gave no answer within ${CLIENT_TOOL_TIMEOUT_MS} ms`, true],
+      k3: ['from the handler', false],
+    });
   });
 
   it('rate() sends feedback once per agent turn, and only for a turn with an event id while the conversation runs', async () => {
