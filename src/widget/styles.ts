@@ -11,7 +11,9 @@ import { css } from 'lit';
 export const sharedStyles = css`
   :host {
     all: initial;
-    display: block;
+    /* No box of its own: the widget floats (its root is fixed), so a theme's margins or max-width on the element
+       (".entry-content > *") add no space to the page. A page may still give it one (the shareable page does). */
+    display: contents;
     color: var(--_base-primary);
     font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif;
   }

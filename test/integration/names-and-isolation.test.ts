@@ -3,10 +3,10 @@
  * variables a page cannot reach, the dismiss / like / dislike / star buttons' own names and parts, and focus going
  * back to what opened the terms.
  */
-import { expect, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { until } from '../helpers.js';
-import { $, $$, button, mountWidget, openPanel, sendText } from '../widget-helpers.js';
+import { $, $$, button, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 
 const focused = (el: Element): Element | null => el.shadowRoot!.activeElement;
 
@@ -25,6 +25,26 @@ describe('internal CSS variables', () => {
     el.style.setProperty('--voice-agent-sheet-radius', '3px');
     await new Promise(requestAnimationFrame);
     expect(getComputedStyle(panel).borderTopLeftRadius, 'a documented token still reaches inside').to.equal('3px');
+  });
+});
+
+describe('no footprint in the page', () => {
+  it("a theme's margins and max-width on the content's children add no space around the widget", async () => {
+    const page = await fixture<HTMLElement>(html`<div class="entry-content">
+      <style>
+        .entry-content > * { margin: 40px 0; padding: 10px; max-width: 600px; border: 2px solid; }
+      </style>
+      <p id="before">before</p>
+      <voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>
+      <p id="after">after</p>
+    </div>`);
+    const el = page.querySelector('voice-agent-widget')!;
+    const gap = (): number => page.querySelector('#after')!.getBoundingClientRect().top - page.querySelector('#before')!.getBoundingClientRect().bottom;
+    await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled])'), 'ready');
+    const withWidget = gap();
+    el.remove();
+    expect(withWidget, 'the paragraphs lie as if the widget were not there').to.equal(gap());
+    expect(withWidget).to.equal(40); // the collapsed margin between the two paragraphs alone
   });
 });
 
