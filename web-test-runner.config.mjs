@@ -3,7 +3,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startService } from './demo/service/service.mjs';
 import { chromiumArgsWithFakeMicrophone, chromiumPath } from './scripts/chromium.mjs';
@@ -28,7 +28,8 @@ function referenceServicePlugin() {
       execFileSync('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'error'], { stdio: 'inherit' });
       execFileSync('node', ['scripts/build-worklets.mjs'], { stdio: 'inherit' });
       worklets = Object.fromEntries(
-        ['voice-agent-capture-worklet.js', 'voice-agent-playback-worklet.js'].map((file) => [file, readFileSync(new URL(`./dist/${file}`, import.meta.url), 'utf8')]),
+        readdirSync(new URL('./dist/', import.meta.url)).filter((file) => /^voice-agent-.*-worklet\.js$/.test(file))
+          .map((file) => [file, readFileSync(new URL(`./dist/${file}`, import.meta.url), 'utf8')]),
       );
       const bundle = readFileSync(new URL('./dist/voice-agent-widget.js', import.meta.url));
       running = await startService({

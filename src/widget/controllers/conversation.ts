@@ -143,8 +143,10 @@ export class ConversationController implements ReactiveController {
       void this.#answerToolCall(session, call.tool_call_id, call.tool_name, call.parameters ?? {});
     });
     on('ended', (end) => {
-      if (end.error) log.error(end.error.message);
-      if (end.error) this.error('conversation', end.error.message);
+      if (end.error) {
+        log.error(end.error.message);
+        this.error('conversation', end.error.message);
+      }
       for (const entry of this.transcript) {
         if (entry.delivery === 'pending') entry.delivery = 'unsent';
         entry.streaming = false;

@@ -2,15 +2,13 @@ import type { ReactiveController, ReactiveElement } from 'lit';
 import {
   MICROPHONE_CONSTRAINTS, audioController, microphoneErrorKind, type AudioController, type AudioErrorKind, type AudioTurnState,
 } from '../../audio/audio-controller.js';
+import { WORKLET_FILES } from '../../audio/worklet-files.js';
 import { besideScript } from '../../client/paths.js';
 import type { SessionOptions } from '../../client/session.js';
 import * as log from '../../internal/console.js';
 import type { ClientTool } from '../../events/before-start.js';
 import type { VoiceAgentErrorCode } from '../../events/error.js';
 import type { ConversationController, NoticeKind } from './conversation.js';
-
-/** The files `npm run build` writes beside the script: the AudioWorklets, loadable under a CSP without `blob:`. */
-export const WORKLET_FILES = { capture: 'voice-agent-capture-worklet.js', playback: 'voice-agent-playback-worklet.js' } as const;
 
 /** Where a voice call stands: `off`, `starting` (asking for the microphone, connecting), `on` (audio flowing). */
 export type VoiceState = 'off' | 'starting' | 'on';

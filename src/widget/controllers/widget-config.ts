@@ -167,10 +167,11 @@ export class WidgetConfigController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    const args = readArgs(this.args());
-    if (args.some((value, i) => value !== this.#readArgs[i])) {
-      this.#readArgs = args;
-      void this.#read(this.args());
+    const args = this.args();
+    const read = readArgs(args);
+    if (read.some((value, i) => value !== this.#readArgs[i])) {
+      this.#readArgs = read;
+      void this.#read(args);
     }
   }
 

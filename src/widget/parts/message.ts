@@ -72,8 +72,8 @@ export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend 
   </div>`;
 }
 
-/** The label of each notice kind. */
-const NOTICE_LABELS: Record<NoticeKind, keyof Labels> = {
+/** The label of each notice kind (a transcript notice, or a voice failure's alert). */
+export const NOTICE_LABELS: Record<NoticeKind, keyof Labels> = {
   user: 'user_ended_conversation',
   agent: 'agent_ended_conversation',
   error: 'error_occurred',

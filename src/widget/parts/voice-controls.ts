@@ -1,6 +1,7 @@
 import { css, html, nothing, svg, type TemplateResult } from 'lit';
 import type { Labels, WidgetConfig } from '../../config/types.js';
 import type { NoticeKind } from '../controllers/conversation.js';
+import { NOTICE_LABELS } from './message.js';
 
 /**
  * A microphone, drawn in the text colour (no emoji font needed). Elements are closed explicitly: the build's template
@@ -44,8 +45,7 @@ export interface VoiceProblemOptions {
 
 /** A voice failure in plain words (`part="voice-problem"`, `role="alert"`, the error colour): denied, no microphone, blocked sound… */
 export function voiceProblem({ texts, problem }: VoiceProblemOptions): TemplateResult {
-  const label = problem === 'user' || problem === 'agent' || problem === 'error' || problem === 'text_mode' || problem === 'voice_mode' ? 'error_occurred' : problem;
-  return html`<p part="voice-problem" class="problem" role="alert">${texts[label]}</p>`;
+  return html`<p part="voice-problem" class="problem" role="alert">${texts[NOTICE_LABELS[problem]]}</p>`;
 }
 
 export const voiceControlsStyles = css`
