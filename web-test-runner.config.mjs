@@ -23,21 +23,25 @@ function referenceServicePlugin() {
   return {
     name: 'reference-service',
     async serverStart() {
-      // The script-tag tests load the real IIFE bundle: build it from the current source (about 2 s), and the
-      // worklet files the build writes beside it.
-      execFileSync('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'error'], { stdio: 'inherit' });
+      // The script-tag tests load the real script-tag build: build it from the current source (about 2 s): the classic
+      // first script, the conversation's module chunks and the worklet files the build writes beside it.
+      execFileSync('npx', ['vite', 'build', '--mode', 'script', '--logLevel', 'error'], { stdio: 'inherit' });
       execFileSync('node', ['scripts/build-worklets.mjs'], { stdio: 'inherit' });
       worklets = Object.fromEntries(
         readdirSync(new URL('./dist/', import.meta.url)).filter((file) => /^voice-agent-.*-worklet\.js$/.test(file))
           .map((file) => [file, readFileSync(new URL(`./dist/${file}`, import.meta.url), 'utf8')]),
       );
-      const bundle = readFileSync(new URL('./dist/voice-agent-widget.js', import.meta.url));
+      const scriptTag = Object.fromEntries(
+        readdirSync(new URL('./dist/', import.meta.url)).filter((file) => /^voice-agent-widget(-.*)?\.js$/.test(file))
+          .map((file) => [`/${file}`, readFileSync(new URL(`./dist/${file}`, import.meta.url))]),
+      );
       running = await startService({
         log: () => {},
         replyDelayMs: 5,
         fallback(req, res) {
           const worklet = worklets[req.url.slice(1)];
-          if (req.url === '/voice-agent-widget.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+          // CORS on the chunks: a page on another origin loads them with import(), a CORS fetch.
+          if (scriptTag[req.url]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[req.url]);
           // CORS: a page on another origin loads the worklets with audioWorklet.addModule, a CORS fetch (the CSP page).
           else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(worklet);
           else res.writeHead(404).end();

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 
 rmSync('dist', { recursive: true, force: true });
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
-run('npx', ['vite', 'build', '--mode', 'iife', '--logLevel', 'warn']);
+run('npx', ['vite', 'build', '--mode', 'script', '--logLevel', 'warn']);
 run('npx', ['vite', 'build', '--mode', 'es', '--logLevel', 'warn']);
 run('node', ['scripts/build-worklets.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.build.json']);

@@ -22,6 +22,8 @@ export async function mountWidget(agentId: string, attributes: Record<string, st
   const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="panel"], [part~="error"]'), `widget ${agentId} settled`);
+  // A panel shown at once (default_expanded, always_expanded) waits for the conversation part (loaded on intent).
+  await until(() => !el.shadowRoot?.querySelector('.placeholder'), `widget ${agentId}'s conversation part loaded`);
   await el.updateComplete;
   return el;
 }
@@ -39,7 +41,8 @@ export function button(el: VoiceAgentWidget, name: string): HTMLButtonElement | 
 /** Opens the panel through the launcher, as a visitor would. */
 export async function openPanel(el: VoiceAgentWidget): Promise<void> {
   $<HTMLButtonElement>(el, '.launcher')!.click();
-  await until(() => $(el, '[part~="panel"]'), 'panel open');
+  // The panel, with its conversation part loaded (the loading state shows until then).
+  await until(() => $(el, '[part~="panel"]') && !$(el, '.placeholder'), 'panel open');
   await el.updateComplete;
 }
 

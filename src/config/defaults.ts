@@ -71,6 +71,10 @@ export const WIDGET_LABELS = {
   microphone_lost: 'The microphone was disconnected.',
   audio_blocked: 'The browser paused the sound. Click anywhere in the page to hear the agent.',
   output_lost: 'The sound output was lost.',
+  /** The panel while the conversation part of the script-tag build loads (a press before it did). */
+  loading: 'Loading…',
+  /** The panel when the conversation part could not be loaded (the cause is in the console); `retry` tries again. */
+  load_failed: 'The conversation could not be loaded.',
 };
 
 /** `styles` colour defaults (PROTOCOL.md section 2). */

@@ -1,38 +1,15 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { SessionOptions } from '../client/session.js';
-import { VoiceAgentBeforeStartEvent, type ClientTool } from '../events/before-start.js';
-import type { VoiceAgentConversationEndEvent } from '../events/conversation-end.js';
-import type { VoiceAgentConversationEvent } from '../events/conversation.js';
+import type { ClientTool } from '../events/before-start.js';
 import { MAX_TEXT_LENGTH } from '../config/defaults.js';
 import { OVERRIDE_ATTRIBUTES, propertyOf, type AttributeValues } from '../config/attributes.js';
-import { conversationInitiation, readBeforeStart } from '../config/initiation.js';
-import { offeredLanguages } from '../config/language.js';
-import { fillDynamicVariables, firstMessageFor } from '../config/texts.js';
-import * as log from '../internal/console.js';
-import { ClipboardController } from './controllers/clipboard.js';
-import { ConversationController, type ClientToolHandler } from './controllers/conversation.js';
-import { FeedbackController } from './controllers/feedback.js';
-import { FollowTranscriptController } from './controllers/follow-transcript.js';
-import { MediaQueryController } from './controllers/media-query.js';
-import { TermsController } from './controllers/terms.js';
+import type { ConversationPanel, PanelShell } from './conversation-panel.js';
+import type { ClientToolHandler } from './controllers/conversation.js';
+import { ConversationLoaderController } from './controllers/conversation-loader.js';
 import { ThemeController } from './controllers/theme.js';
-import { VoiceController } from './controllers/voice.js';
-import { WidgetConfigController, type WidgetConfigValue } from './controllers/widget-config.js';
-import {
-  audioOrb, banner, composer, conversationActions, conversationId, errorState, feedbackSheet, header, launcher, panel, partStyles, statusLabel,
-  termsDialog, transcript, voiceControls, voiceProblem,
-} from './parts/index.js';
+import { WidgetConfigController } from './controllers/widget-config.js';
+import { errorState, launcher, launcherPartStyles, panelPlaceholder } from './parts/index.js';
 import { sharedStyles } from './styles.js';
-
-/** A conversation ready to open: its socket and initiation, and the client tools the page gave for it. */
-interface Prepared {
-  options: SessionOptions;
-  tools: Record<string, ClientTool>;
-}
-
-/** Below this viewport width (px) the device counts as mobile for `expandable` (PROTOCOL.md section 2). */
-const MOBILE_QUERY = '(max-width: 640px)';
 
 /**
  * `<voice-agent-widget agent-id="...">`: reads the agent's public widget configuration from the Voice Agent
@@ -114,27 +91,36 @@ const MOBILE_QUERY = '(max-width: 640px)';
  * @cssprop --voice-agent-dropdown-sheet-radius - `styles.dropdown_sheet_radius` (default input radius + 6, px)
  */
 export class VoiceAgentWidget extends LitElement {
-  static override styles = [sharedStyles, ...partStyles];
+  static override styles = [sharedStyles, ...launcherPartStyles];
 
   readonly #config = new WidgetConfigController(this, () => ({
     agentId: this.agentId, serverUrl: this.serverUrl, signedUrl: this.signedUrl, dynamicVariables: this.dynamicVariables,
     textContents: this.textContents, attributes: this.#attributes(),
   }));
-  readonly #conversation = new ConversationController(this);
-  readonly #feedback = new FeedbackController(this);
-  readonly #follow = new FollowTranscriptController(this, '.transcript');
-  readonly #terms = new TermsController(this, () => this.#firstControl());
-  readonly #clipboard = new ClipboardController(this);
-  readonly #mobile = new MediaQueryController(this, MOBILE_QUERY);
-  readonly #voice = new VoiceController(this, '.root');
+  /** What the element lends its conversation panel (conversation-panel.ts). */
+  readonly #shell: PanelShell = {
+    host: this,
+    attributes: () => this.#attributes(),
+    toggle: () => this.#toggle(),
+    chooseLanguage: (language) => this.#config.chooseLanguage(language),
+    expanded: () => this.expanded,
+    setExpanded: (expanded) => void (this.expanded = expanded),
+  };
+  /** The conversation side (panel, conversation, voice), loaded on intent: script-tag build's second chunk. */
+  readonly #loader = new ConversationLoaderController(this, this.#shell, (panel) => this.#ready(panel));
 
   /** The visitor opened (true) or closed (false) the panel; null until then: `default_expanded` decides. */
   @state() private panelOpen: boolean | null = null;
+  /** Expanded to the viewport (`expandable`); the panel's expand button and `expand()` set it. */
   @state() private expanded = false;
   /** Dismissed (`dismissible`) until the page reloads. */
   @state() private dismissed = false;
-  /** What the visitor typed and has not sent. */
-  @state() private draft = '';
+
+  /** The page's client tools and handler, kept here so they may be given before the conversation part loads. */
+  #clientTools: Record<string, ClientTool> = {};
+  #clientToolHandler: ClientToolHandler | null = null;
+  /** The panel was opened from the launcher before the conversation part had loaded: its first control takes focus once it has. */
+  #focusOnReady = false;
 
   /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`); required unless `signed-url` holds it. */
   @property({ attribute: 'agent-id' }) agentId = '';
@@ -204,128 +190,42 @@ export class VoiceAgentWidget extends LitElement {
     return this.panelOpen ?? this.#config.value?.config.default_expanded ?? false;
   }
 
-  /**
-   * The conversation's initiation and socket (PROTOCOL.md section 3) from the configuration and the attributes, as the
-   * page's `voice-agent-before-start` leaves them (its tools too); null when the page cancelled the start.
-   */
-  #prepare({ config, agentLanguage, language, dynamicVariables, endpoint }: WidgetConfigValue, mode: 'text' | 'voice'): Prepared | null {
-    const initiation = conversationInitiation({ config, agentLanguage, language, dynamicVariables, voice: mode === 'voice', attributes: this.#attributes() }, log.warn);
-    const event = new VoiceAgentBeforeStartEvent({
-      mode, dynamicVariables: { ...initiation.dynamic_variables }, overrides: structuredClone(initiation.conversation_config_override ?? {}), clientTools: {},
-    });
-    if (!this.dispatchEvent(event)) return null;
-    const { dynamicVariables: variables, overrides, clientTools } = readBeforeStart(event.detail);
-    return { options: { url: endpoint.socketUrl, initiation: { ...initiation, dynamic_variables: variables, conversation_config_override: overrides } }, tools: clientTools };
+  /** A panel to show (open, `default_expanded`, `always_expanded`) needs the conversation part: it loads at once. */
+  protected override willUpdate(): void {
+    this.#loader.createIfLoaded();
+    const config = this.#config.value?.config;
+    if (config && (this.#open || config.always_expanded) && this.#loader.status === 'idle') this.#intent();
   }
 
-  readonly #toggle = (): void => {
+  /** The visitor (or the page) shows intent to talk: the conversation part loads now, not at idle. */
+  readonly #intent = (): void => void this.#loader.load().catch(() => {});
+
+  /** The conversation part has loaded: it takes the page's client tools, and focus when the visitor opened the panel. */
+  #ready(panel: ConversationPanel): void {
+    panel.clientTools = this.#clientTools;
+    panel.clientToolHandler = this.#clientToolHandler;
+    if (!this.#focusOnReady) return;
+    this.#focusOnReady = false;
+    void this.updateComplete.then(() => this.#open && panel.firstControl()?.focus());
+  }
+
+  #toggle(): void {
     this.panelOpen = !this.#open;
-    void this.updateComplete.then(() => (this.panelOpen ? this.#firstControl() : this.renderRoot.querySelector<HTMLElement>('.launcher'))?.focus());
-  };
-
-  /** What takes focus when the panel opens: the text input, else the first start button. */
-  #firstControl(): HTMLElement | null {
-    return this.renderRoot.querySelector<HTMLElement>('.composer input') ?? this.renderRoot.querySelector<HTMLElement>('.actions button');
+    if (this.panelOpen && !this.#loader.panel) {
+      this.#focusOnReady = true;
+      this.#intent();
+    }
+    void this.updateComplete.then(() => (this.panelOpen ? this.#loader.panel?.firstControl() : this.renderRoot.querySelector<HTMLElement>('.launcher'))?.focus());
   }
 
-  readonly #onPanelKeydown = (event: KeyboardEvent): void => {
-    if (event.key === 'Escape' && !this.#config.value?.config.always_expanded && !this.#terms.open) {
+  readonly #onToggle = (): void => this.#toggle();
+
+  readonly #onPlaceholderKeydown = (event: KeyboardEvent): void => {
+    if (event.key === 'Escape' && !this.#config.value?.config.always_expanded) {
       event.stopPropagation();
       this.#toggle();
     }
   };
-
-  /**
-   * Starts a text conversation or a voice call (PROTOCOL.md section 3, "Voice"), after the terms when they are still to
-   * be accepted; `done(started)` tells whether it started (false: declined terms or a cancelled start).
-   */
-  #start(value: WidgetConfigValue, mode: 'text' | 'voice', done?: (started: boolean) => void): void {
-    const start = (): void => {
-      const prepared = this.#prepare(value, mode);
-      if (prepared && mode === 'voice') void this.#voice.start(this.#conversation, prepared.options, prepared.tools).then((started) => done?.(started));
-      else if (prepared) this.#conversation.start(prepared.options, prepared.tools);
-      if (!prepared || mode === 'text') done?.(!!prepared);
-    };
-    this.#terms.run(value.terms, start, () => done?.(false));
-  }
-
-  /**
-   * Sends the draft (or runs `deliver`: a message sent again); starts a text conversation first (after the terms) when
-   * none runs.
-   */
-  #send(value: WidgetConfigValue, deliver?: () => void): void {
-    const text = this.draft.trim();
-    // While a call asks for the microphone, the draft waits for the call's conversation.
-    if ((!text && !deliver) || (this.#voice.state === 'starting' && !this.#conversation.active)) return;
-    const send = (): void => {
-      if (!this.#conversation.active) {
-        const prepared = this.#prepare(value, 'text');
-        if (!prepared) return; // cancelled by the page: nothing is sent, the draft stays
-        this.#conversation.start(prepared.options, prepared.tools);
-      }
-      if (!deliver) this.draft = '';
-      (deliver ?? (() => this.#conversation.sendText(text)))();
-    };
-    if (this.#conversation.active) send();
-    else this.#terms.run(value.terms, send);
-  }
-
-  #panel(value: WidgetConfigValue): TemplateResult {
-    const { config, texts, language, linkPolicy, terms } = value;
-    const conversation = this.#conversation;
-    const voice = this.#voice;
-    const { status, transcript: entries, conversationId: id } = conversation;
-    const call = voice.state !== 'off';
-    const active = conversation.active || call;
-    const textAllowed = config.text_only || config.supports_text_only;
-    const greeting = entries.length === 0 && status === 'idle' ? fillDynamicVariables(firstMessageFor(config, language), value.dynamicVariables) : '';
-    const placeholder = status === 'ended' ? texts.input_placeholder_new_conversation : config.text_only ? texts.input_placeholder_text_only : texts.input_placeholder;
-    const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
-    const rated = status === 'ended' && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
-    return panel({ texts, language, expanded: expandable && this.expanded, onKeydown: this.#onPanelKeydown, content: [
-      header({
-        config, texts, language, languages: offeredLanguages(config), active, expandable, expanded: this.expanded,
-        status: statusLabel(status, call && !voice.textMode ? voice.turn : null, call),
-        onLanguage: (l) => this.#config.chooseLanguage(l), onExpand: () => (this.expanded = !this.expanded), onCollapse: this.#toggle,
-      }),
-      config.show_conversation_id && id
-        ? conversationId({ texts, conversationId: id, copied: this.#clipboard.copied, onCopy: () => void this.#clipboard.copy(id, 'conversation id') })
-        : nothing,
-      call && !config.transcript_enabled
-        ? audioOrb({ turn: voice.turn })
-        : transcript({
-            entries: config.transcript_enabled ? entries : entries.filter((t) => t.role === 'agent').slice(-1), texts, linkPolicy,
-            greeting: greeting ? { owner: config, text: greeting } : null, stripTags: config.strip_audio_tags, onScroll: this.#follow.onScroll,
-            onRate: config.feedback_mode === 'during' && conversation.active ? (entry, score) => conversation.rate(entry, score) : null,
-            onResend: (entry) => this.#send(value, () => conversation.resend(entry)),
-          }),
-      // A failure is told once: as the transcript's notice when the transcript shows it, else as an alert.
-      voice.problem && !(config.transcript_enabled && entries.some((entry) => entry.notice === voice.problem))
-        ? voiceProblem({ texts, problem: voice.problem })
-        : nothing,
-      rated
-        ? feedbackSheet({
-            step: this.#feedback.step(rated), texts, onRate: (n) => this.#feedback.rate(rated, n), onBack: () => this.#feedback.back(),
-            onSubmit: (comment) => void this.#feedback.submit(value.endpoint.serverUrl, comment),
-          })
-        : nothing,
-      conversationActions({
-        texts, active, voice: !config.text_only, text: textAllowed, ended: status === 'ended',
-        controls: call ? voiceControls({ config, texts, muted: voice.muted, textMode: voice.textMode, onMute: () => voice.toggleMute(), onTextMode: () => voice.toggleTextMode() }) : nothing,
-        onStartCall: () => this.#start(value, 'voice'), onStart: () => this.#start(value, 'text'), onEnd: () => (call ? voice.end() : conversation.end()),
-      }),
-      config.text_input_enabled && (textAllowed || call)
-        ? composer({
-            texts, placeholder, draft: this.draft, onSubmit: () => this.#send(value),
-            onInput: (text) => ((this.draft = text), conversation.typing()),
-          })
-        : nothing,
-      banner({ config }),
-      this.#terms.open && terms
-        ? termsDialog({ terms, texts, linkPolicy, onAccept: () => this.#terms.accept(terms), onDecline: () => this.#terms.close() })
-        : nothing,
-    ] });
-  }
 
   /**
    * The page's client tools (PROTOCOL.md section 3, `client_tool_call`): name → function of the call's `parameters`
@@ -334,10 +234,11 @@ export class VoiceAgentWidget extends LitElement {
    * functions are left out. A conversation's own tools (`voice-agent-before-start`) come first, `clientToolHandler` last.
    */
   get clientTools(): Record<string, ClientTool> {
-    return this.#conversation.clientTools;
+    return this.#clientTools;
   }
   set clientTools(tools: Record<string, ClientTool>) {
-    this.#conversation.clientTools = Object.fromEntries(Object.entries(tools && typeof tools === 'object' ? tools : {}).filter(([, tool]) => typeof tool === 'function'));
+    this.#clientTools = Object.fromEntries(Object.entries(tools && typeof tools === 'object' ? tools : {}).filter(([, tool]) => typeof tool === 'function'));
+    if (this.#loader.panel) this.#loader.panel.clientTools = this.#clientTools;
   }
 
   /**
@@ -358,6 +259,7 @@ export class VoiceAgentWidget extends LitElement {
   /** Opens the panel (as the launcher does). Before the configuration is read, the panel opens once it is. */
   open(): void {
     this.panelOpen = true;
+    this.#intent();
   }
 
   /** Closes the panel (not with `always_expanded`). */
@@ -368,6 +270,7 @@ export class VoiceAgentWidget extends LitElement {
   /** Opens the panel expanded to the viewport, where `expandable` allows it (PROTOCOL.md section 2). */
   expand(): void {
     this.panelOpen = this.expanded = true;
+    this.#intent();
   }
 
   /** Leaves the expanded size (the panel stays open). */
@@ -378,38 +281,21 @@ export class VoiceAgentWidget extends LitElement {
   /**
    * Starts a conversation (PROTOCOL.md section 3): `text`, or `voice` (a call: the microphone is asked first); by
    * default text when the agent takes text, else voice. After the terms when they are still to be accepted, and after
-   * `voice-agent-before-start`. Before the configuration is read, it waits for it.
+   * `voice-agent-before-start`. Before the configuration is read, it waits for it (and for the conversation part).
    * @returns the conversation id once the handshake is done (the one running, if any)
-   * @throws Error when the configuration cannot be read, the agent does not take that mode, the terms are declined,
-   * the page cancels the start, the microphone is refused, or the conversation fails before its handshake
+   * @throws Error when the configuration cannot be read, the conversation part cannot be loaded, the agent does not take
+   * that mode, the terms are declined, the page cancels the start, the microphone is refused, or the conversation fails
+   * before its handshake
    */
   async startConversation({ mode }: { mode?: 'text' | 'voice' } = {}): Promise<string> {
+    const loading = this.#loader.load();
     const value = await this.#config.settled();
-    const { config } = value;
-    const textAllowed = config.text_only || config.supports_text_only;
-    const chosen = mode ?? (textAllowed ? 'text' : 'voice');
-    if (chosen === 'voice' ? config.text_only : !textAllowed) throw new Error(`the agent does not take ${chosen} conversations`);
-    if (this.#conversation.active && this.#conversation.conversationId) return this.#conversation.conversationId;
-    return new Promise<string>((resolve, reject) => {
-      const settle = (result: () => void): void => {
-        this.removeEventListener('voice-agent-conversation', started);
-        this.removeEventListener('voice-agent-conversation-end', ended);
-        result();
-      };
-      const started = (e: VoiceAgentConversationEvent): void => settle(() => resolve(e.detail.conversationId));
-      const ended = (e: VoiceAgentConversationEndEvent): void => settle(() => reject(new Error(`the conversation ended before its handshake: ${e.detail.message ?? e.detail.reason}`)));
-      this.addEventListener('voice-agent-conversation', started);
-      this.addEventListener('voice-agent-conversation-end', ended);
-      if (!this.#conversation.active) {
-        this.#start(value, chosen, (ok) => ok || settle(() => reject(new Error('the conversation did not start: the terms were declined, the page cancelled it, or the microphone was refused'))));
-      }
-    });
+    return (await loading).startConversation(value, mode);
   }
 
   /** Ends the conversation or call that runs (as `end_call` does); nothing when none runs. */
   endConversation(): void {
-    if (this.#voice.state !== 'off') this.#voice.end();
-    else this.#conversation.end();
+    this.#loader.panel?.endConversation();
   }
 
   /**
@@ -419,8 +305,9 @@ export class VoiceAgentWidget extends LitElement {
    */
   async sendUserMessage(text: string): Promise<void> {
     if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT_LENGTH) throw new TypeError(`sendUserMessage: a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
-    if (!this.#conversation.active) await this.startConversation({ mode: 'text' });
-    this.#conversation.sendText(text.trim());
+    const loading = this.#loader.load();
+    const value = await this.#config.settled();
+    await (await loading).sendUserMessage(value, text.trim());
   }
 
   /**
@@ -430,7 +317,9 @@ export class VoiceAgentWidget extends LitElement {
    */
   async sendContextualUpdate(text: string): Promise<void> {
     if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT_LENGTH) throw new TypeError(`sendContextualUpdate: a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
-    if (!this.#conversation.sendContextualUpdate(text)) throw new Error('sendContextualUpdate: no conversation runs');
+    const panel = this.#loader.panel;
+    if (!panel) throw new Error('sendContextualUpdate: no conversation runs');
+    panel.sendContextualUpdate(text);
   }
 
   /**
@@ -438,10 +327,11 @@ export class VoiceAgentWidget extends LitElement {
    * with `is_error: true`. Without one, every tool call is answered as an unknown tool.
    */
   get clientToolHandler(): ClientToolHandler | null {
-    return this.#conversation.clientToolHandler;
+    return this.#clientToolHandler;
   }
   set clientToolHandler(handler: ClientToolHandler | null) {
-    this.#conversation.clientToolHandler = typeof handler === 'function' ? handler : null;
+    this.#clientToolHandler = typeof handler === 'function' ? handler : null;
+    if (this.#loader.panel) this.#loader.panel.clientToolHandler = this.#clientToolHandler;
   }
 
   override render(): TemplateResult | typeof nothing {
@@ -450,14 +340,20 @@ export class VoiceAgentWidget extends LitElement {
     const onDismiss = (): void => void (this.dismissed = true);
     if (this.#config.status === 'error') return errorState({ texts, onRetry: this.#config.retryable ? () => this.#config.retry() : null });
     if (!value) {
-      return html`<div part="root" class="root bottom-right">${launcher({ config: null, texts, language: '', open: false, busy: true, onToggle: this.#toggle, onDismiss })}</div>`;
+      return html`<div part="root" class="root bottom-right">${launcher({ config: null, texts, language: '', open: false, busy: true, onToggle: this.#onToggle, onIntent: this.#intent, onDismiss })}</div>`;
     }
     if (this.dismissed) return nothing;
     const { config, language } = value;
+    const panel = this.#loader.panel;
+    const shown = this.#open || config.always_expanded;
     // dir goes on the panel and the launcher, not the root: the root's own alignment follows `placement` alone.
-    return html`<div part="root" class="root ${config.placement} ${config.variant} ${config.always_expanded ? 'always' : ''} ${this.#voice.state === 'on' ? 'live' : ''}" lang=${language}>
-      ${this.#open || config.always_expanded ? this.#panel(value) : nothing}
-      ${config.always_expanded ? nothing : launcher({ config, texts, language, open: this.#open, busy: false, onToggle: this.#toggle, onDismiss })}
+    return html`<div part="root" class="root ${config.placement} ${config.variant} ${config.always_expanded ? 'always' : ''} ${panel?.live ? 'live' : ''}" lang=${language}>
+      ${!shown
+        ? nothing
+        : panel
+          ? panel.render(value)
+          : panelPlaceholder({ texts, language, failed: this.#loader.status === 'failed', onRetry: this.#intent, onKeydown: this.#onPlaceholderKeydown })}
+      ${config.always_expanded ? nothing : launcher({ config, texts, language, open: this.#open, busy: false, onToggle: this.#onToggle, onIntent: this.#intent, onDismiss })}
     </div>`;
   }
 }

@@ -410,7 +410,7 @@ async function observe(agentId: string, steps: Steps = {}): Promise<Observation>
       if (o.state === 'error' || o.state === 'blank') return;
       if (!root.querySelector('[part~="panel"]')) {
         $<HTMLButtonElement>(el, '[part~="launcher"]')!.click();
-        await until(() => root.querySelector('[part~="panel"]'), 'panel open', 2000);
+        await until(() => root.querySelector('[part~="panel"]') && !root.querySelector('.placeholder'), 'panel open', 2000);
         await el.updateComplete;
       }
       record('open');

@@ -56,7 +56,7 @@ describe('mount and remove 100 times', () => {
         const root = el.shadowRoot!;
         await until(() => root.querySelector('.launcher:not([disabled])'), 'ready');
         (root.querySelector('.launcher') as HTMLButtonElement).click();
-        await el.updateComplete;
+        await until(() => root.querySelector('.start'), 'panel open');
         (root.querySelector('.start') as HTMLButtonElement).click();
         await until(() => root.querySelector('.end'), 'conversation started');
         el.remove();

@@ -15,6 +15,8 @@ export interface LauncherOptions {
   /** True while the configuration is read: disabled, `aria-busy`, the `connecting_status` label. */
   busy: boolean;
   onToggle: () => void;
+  /** The visitor is about to use the launcher (hovered, focused, touched): what the panel needs starts loading. */
+  onIntent?: () => void;
   /** Hides the widget until the page reloads (`dismissible`). */
   onDismiss: () => void;
 }
@@ -24,7 +26,7 @@ export interface LauncherOptions {
  * named by `aria-label`), with the avatar (`show_avatar_when_collapsed`, always for `tiny`), and when `dismissible`
  * and closed a dismiss button (`part="dismiss-button"`, named by the `dismiss` label).
  */
-export function launcher({ config, texts, language, open, busy, onToggle, onDismiss }: LauncherOptions): TemplateResult {
+export function launcher({ config, texts, language, open, busy, onToggle, onIntent, onDismiss }: LauncherOptions): TemplateResult {
   const label = busy ? texts.connecting_status : open ? texts.collapse : texts.main_label;
   const withAvatar = !config || config.variant === 'tiny' || config.show_avatar_when_collapsed;
   return html`<div class="bar"><button
@@ -38,6 +40,9 @@ export function launcher({ config, texts, language, open, busy, onToggle, onDism
       dir=${directionOf(language || 'en')}
       ?disabled=${busy}
       @click=${onToggle}
+      @pointerenter=${onIntent}
+      @pointerdown=${onIntent}
+      @focus=${onIntent}
     >
       ${withAvatar ? avatar({ config }) : nothing}<span class="label">${label}</span></button
     >${config?.dismissible && !open

@@ -1,9 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { directionOf } from '../../config/language.js';
-import type { Labels, WidgetConfig } from '../../config/types.js';
-
-/** Where the "powered by" line points unless `override_link` says otherwise. */
-const BANNER_LINK = 'https://www.npmjs.com/package/voice-agent-widget';
+import type { Labels } from '../../config/types.js';
 
 /** Options of `panel`. */
 export interface PanelOptions {
@@ -25,44 +22,30 @@ export function panel({ texts, language, expanded, onKeydown, content }: PanelOp
   </div>`;
 }
 
-/** Options of `conversationActions`. */
-export interface ConversationActionsOptions {
+/** Options of `panelPlaceholder`. */
+export interface PanelPlaceholderOptions {
   texts: Labels;
-  /** True while a conversation starts or runs (or a voice call asks for the microphone): the end button. */
-  active: boolean;
-  /** The agent takes voice (`text_only` false): the call button when none runs. */
-  voice: boolean;
-  /** The agent takes text (`text_only` or `supports_text_only`): the chat button when none runs. */
-  text: boolean;
-  /** A conversation ended before: the call button says `new_call`. */
-  ended: boolean;
-  /** The voice call's controls (mute, voice / text), shown beside the end button. */
-  controls: unknown;
-  onStartCall: () => void;
-  onStart: () => void;
-  onEnd: () => void;
+  language: string;
+  /** True when the conversation part could not be loaded: the `load_failed` alert and a `retry` button. */
+  failed: boolean;
+  /** Loads the conversation part again (after a failure). */
+  onRetry: () => void;
+  /** Keys inside the panel (Escape closes it). */
+  onKeydown: (event: KeyboardEvent) => void;
 }
 
 /**
- * The buttons of a conversation: before it, the call button (`part="start-call-button"`, `start_call` or `new_call`)
- * and the chat button (`part="start-button"`, `start_chat`) as the agent offers; during it, the call's controls and
- * the end button (`part="end-button"`, `end_call`).
+ * The panel while its conversation part loads (the script-tag build loads it on intent): the same box as the panel,
+ * so nothing moves when the real one replaces it, saying `loading` (`role="status"`, `aria-busy`), or `load_failed`
+ * (`role="alert"`) with a retry button (`part="retry-button"`).
  */
-export function conversationActions({ texts, active, voice, text, ended, controls, onStartCall, onStart, onEnd }: ConversationActionsOptions): TemplateResult {
-  return html`<div class="actions">
-    ${active
-      ? html`${controls}<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
-      : html`${voice ? html`<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
-          ? html`<button part="button start-button" class="primary start" type="button" @click=${onStart}>${texts.start_chat}</button>`
-          : nothing}`}
-  </div>`;
-}
-
-/** The "powered by" line (`part="banner"`) unless `disable_banner`; it points to `override_link` when set. */
-export function banner({ config }: { config: WidgetConfig }): TemplateResult | typeof nothing {
-  return config.disable_banner
-    ? nothing
-    : html`<a part="banner" class="banner" href=${config.override_link || BANNER_LINK} target="_blank" rel="noopener noreferrer">voice-agent-widget</a>`;
+export function panelPlaceholder({ texts, language, failed, onRetry, onKeydown }: PanelPlaceholderOptions): TemplateResult {
+  return panel({ texts, language, expanded: false, onKeydown, content: [
+    failed
+      ? html`<div class="placeholder" role="alert">${texts.load_failed}</div>`
+      : html`<div class="placeholder" role="status" aria-busy="true"><span class="spinner" aria-hidden="true"></span>${texts.loading}</div>`,
+    failed ? html`<button part="button retry-button" class="secondary retry" type="button" @click=${onRetry}>${texts.retry}</button>` : nothing,
+  ] });
 }
 
 export const panelStyles = css`
@@ -95,15 +78,39 @@ export const panelStyles = css`
   .always {
     --_launcher: 0px;
   }
-  .actions {
+  .placeholder {
+    display: flex;
+    flex: 1;
+    align-items: center;
     justify-content: center;
-    padding: 0 16px 8px;
-  }
-  .banner {
-    align-self: center;
-    margin-bottom: 8px;
+    gap: 10px;
+    padding: 16px;
     color: var(--_base-subtle);
-    font-size: 11px;
-    text-align: center;
+  }
+  [role='alert'].placeholder {
+    flex: 0 1 auto;
+    margin-top: auto;
+    color: var(--_error-text);
+  }
+  .panel > .retry {
+    align-self: center;
+    margin-bottom: auto;
+  }
+  .spinner {
+    width: 16px;
+    height: 16px;
+    border: 2px solid var(--_base-border);
+    border-top-color: var(--_accent);
+    border-radius: 50%;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .spinner {
+      animation: spin 0.8s linear infinite;
+    }
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
   }
 `;

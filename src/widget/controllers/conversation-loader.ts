@@ -1,0 +1,125 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ConversationPanel, PanelShell } from '../conversation-panel.js';
+import * as log from '../../internal/console.js';
+
+/** The conversation module (../conversation-panel.ts), as `import()` gives it. */
+type ConversationModule = typeof import('../conversation-panel.js');
+
+/** The status of the load: `idle` (not asked for), `loading`, `ready`, `failed` (see the console; `load()` tries again). */
+export type ConversationLoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
+
+/** One load per page, shared by every element; forgotten when it fails, so a later `load()` fetches again. */
+let shared: Promise<ConversationModule> | null = null;
+/** The module once loaded: elements that come later make their panel at once, with no frame of the loading state. */
+let loaded: ConversationModule | null = null;
+
+/** How the module is fetched: `import()`, injectable for unit tests (DESIGN.md rule 11). */
+export type ImportConversation = () => Promise<ConversationModule>;
+
+const importConversation: ImportConversation = () => import('../conversation-panel.js');
+
+/** Longest wait (ms) for the browser to go idle after the page's `load` before the module is fetched anyway. */
+export const IDLE_TIMEOUT_MS = 4000;
+
+/**
+ * Loads the conversation side of the element (the panel, markdown, the client session, audio) on intent: `load()`
+ * (the launcher hovered, focused or pressed, a panel to show, a host API call), or once the browser goes idle after the
+ * page's `load` event. In the script-tag build that module is a chunk beside the first script (vite.config.ts); with a
+ * bundler, the same `import()` splits it. Once loaded, `panel` is this element's `ConversationPanel`. A failed load is
+ * told in the console and through `status` (the panel offers to try again); it never throws out of `load()` unless
+ * awaited. Removing the element cancels the idle wait; the module, once fetched, stays for the page.
+ */
+export class ConversationLoaderController implements ReactiveController {
+  status: ConversationLoadStatus = 'idle';
+  /** This element's conversation panel once the module has loaded, else null. */
+  panel: ConversationPanel | null = null;
+
+  #idle: number | undefined;
+  #pending: Promise<ConversationPanel> | null = null;
+  readonly #onLoad = (): void => this.#scheduleIdle();
+
+  /**
+   * @param shell what the element lends the panel
+   * @param importModule how the module is fetched (injectable for unit tests)
+   * @param onReady called once the panel exists (the element hands it the page's client tools, focus…)
+   */
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly shell: PanelShell,
+    private readonly onReady: (panel: ConversationPanel) => void,
+    private readonly importModule: ImportConversation = importConversation,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    if (this.panel || loaded) return;
+    if (document.readyState === 'complete') this.#scheduleIdle();
+    else addEventListener('load', this.#onLoad, { once: true });
+  }
+
+  hostDisconnected(): void {
+    removeEventListener('load', this.#onLoad);
+    this.#cancelIdle();
+  }
+
+  #scheduleIdle(): void {
+    this.#cancelIdle();
+    const run = (): void => {
+      this.#idle = undefined;
+      this.load().catch(() => {});
+    };
+    this.#idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS }) : (setTimeout(run, 1) as unknown as number);
+  }
+
+  #cancelIdle(): void {
+    if (this.#idle === undefined) return;
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.#idle);
+    else clearTimeout(this.#idle);
+    this.#idle = undefined;
+  }
+
+  /**
+   * Makes the element's panel now when the module has loaded (for another element): call it from the host's
+   * `willUpdate`, where controllers may be added (not from `hostConnected`, while the host walks its controllers).
+   */
+  createIfLoaded(): void {
+    if (!this.panel && loaded) this.#create(loaded);
+  }
+
+  #create(module: ConversationModule): ConversationPanel {
+    this.#cancelIdle();
+    const panel = (this.panel = new module.ConversationPanel(this.shell));
+    this.status = 'ready';
+    this.onReady(panel);
+    this.host.requestUpdate();
+    return panel;
+  }
+
+  /**
+   * The element's conversation panel, loading the module first when it has not loaded.
+   * @throws Error when the module cannot be loaded (offline, a missing chunk, a page's CSP or CORS); `status` is `failed`
+   */
+  load(): Promise<ConversationPanel> {
+    if (this.panel) return Promise.resolve(this.panel);
+    if (loaded) return Promise.resolve(this.#create(loaded));
+    if (this.#pending) return this.#pending;
+    this.#cancelIdle();
+    this.status = 'loading';
+    this.host.requestUpdate();
+    const pending = (shared ??= this.importModule().then((module) => (loaded = module))).then(
+      (module) => this.panel ?? this.#create(module),
+      (error: unknown) => {
+        shared = null;
+        this.#pending = null;
+        this.status = 'failed';
+        const message = `the conversation part could not be loaded: ${(error as Error)?.message ?? error}`;
+        log.error(`${message}. With the script-tag build, its chunks (voice-agent-widget-*.js) must sit beside voice-agent-widget.js, and from another origin they need CORS.`);
+        this.host.requestUpdate();
+        throw new Error(message);
+      },
+    );
+    this.#pending = pending;
+    return pending;
+  }
+}

@@ -1,0 +1,59 @@
+import { css, html, nothing, type TemplateResult } from 'lit';
+import type { Labels, WidgetConfig } from '../../config/types.js';
+
+/** Where the "powered by" line points unless `override_link` says otherwise. */
+const BANNER_LINK = 'https://www.npmjs.com/package/voice-agent-widget';
+
+/** Options of `conversationActions`. */
+export interface ConversationActionsOptions {
+  texts: Labels;
+  /** True while a conversation starts or runs (or a voice call asks for the microphone): the end button. */
+  active: boolean;
+  /** The agent takes voice (`text_only` false): the call button when none runs. */
+  voice: boolean;
+  /** The agent takes text (`text_only` or `supports_text_only`): the chat button when none runs. */
+  text: boolean;
+  /** A conversation ended before: the call button says `new_call`. */
+  ended: boolean;
+  /** The voice call's controls (mute, voice / text), shown beside the end button. */
+  controls: unknown;
+  onStartCall: () => void;
+  onStart: () => void;
+  onEnd: () => void;
+}
+
+/**
+ * The buttons of a conversation: before it, the call button (`part="start-call-button"`, `start_call` or `new_call`)
+ * and the chat button (`part="start-button"`, `start_chat`) as the agent offers; during it, the call's controls and
+ * the end button (`part="end-button"`, `end_call`).
+ */
+export function conversationActions({ texts, active, voice, text, ended, controls, onStartCall, onStart, onEnd }: ConversationActionsOptions): TemplateResult {
+  return html`<div class="actions">
+    ${active
+      ? html`${controls}<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
+      : html`${voice ? html`<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
+          ? html`<button part="button start-button" class="primary start" type="button" @click=${onStart}>${texts.start_chat}</button>`
+          : nothing}`}
+  </div>`;
+}
+
+/** The "powered by" line (`part="banner"`) unless `disable_banner`; it points to `override_link` when set. */
+export function banner({ config }: { config: WidgetConfig }): TemplateResult | typeof nothing {
+  return config.disable_banner
+    ? nothing
+    : html`<a part="banner" class="banner" href=${config.override_link || BANNER_LINK} target="_blank" rel="noopener noreferrer">voice-agent-widget</a>`;
+}
+
+export const conversationActionsStyles = css`
+  .actions {
+    justify-content: center;
+    padding: 0 16px 8px;
+  }
+  .banner {
+    align-self: center;
+    margin-bottom: 8px;
+    color: var(--_base-subtle);
+    font-size: 11px;
+    text-align: center;
+  }
+`;
