@@ -20,6 +20,8 @@ function referenceServicePlugin() {
   let running;
   /** The worklet files by name, served beside every script that defines the element (src/define.ts, the bundle). */
   let worklets = {};
+  /** The chunks /flaky/ answered 503 to, once each. */
+  const failedOnce = new Set();
   return {
     name: 'reference-service',
     async serverStart() {
@@ -40,6 +42,17 @@ function referenceServicePlugin() {
         replyDelayMs: 5,
         fallback(req, res) {
           const worklet = worklets[req.url.slice(1)];
+          // The script-tag build also under /slow/<ms>/ (its chunks answered after <ms>), /no-chunks/ (its chunks
+          // missing) and /flaky/ (each chunk's first request answered 503): the folder a site copies, on a slow or a
+          // broken host (test/integration/script-tag.test.ts).
+          const [, folder, arg, file] = /^\/(slow|no-chunks|flaky)\/(?:(\d+)\/)?([^/]+)$/.exec(req.url) ?? [];
+          if (folder && scriptTag[`/${file}`]) {
+            const chunk = file !== 'voice-agent-widget.js';
+            if (chunk && folder === 'no-chunks') return void res.writeHead(404).end();
+            if (chunk && folder === 'flaky' && !failedOnce.has(file)) return void (failedOnce.add(file), res.writeHead(503).end());
+            const send = () => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[`/${file}`]);
+            return void (chunk ? setTimeout(send, Number(arg)) : send());
+          }
           // CORS on the chunks: a page on another origin loads them with import(), a CORS fetch.
           if (scriptTag[req.url]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[req.url]);
           // CORS: a page on another origin loads the worklets with audioWorklet.addModule, a CORS fetch (the CSP page).

@@ -206,6 +206,9 @@ export class VoiceAgentWidget extends LitElement {
     panel.clientToolHandler = this.#clientToolHandler;
     if (!this.#focusOnReady) return;
     this.#focusOnReady = false;
+    // Unless the visitor has gone on elsewhere in the page meanwhile.
+    const focus = document.activeElement;
+    if (focus !== this && focus !== document.body && focus !== null) return;
     void this.updateComplete.then(() => this.#open && panel.firstControl()?.focus());
   }
 

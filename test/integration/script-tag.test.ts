@@ -1,6 +1,9 @@
 /**
- * The built script-tag bundle (dist/voice-agent-widget.js, one IIFE) loaded from the service's origin into a page
- * of another origin, as a site owner embeds it: no server-url, so the widget talks to the script's origin.
+ * The built script-tag build loaded from the service's origin into a page of another origin, as a site owner embeds it:
+ * no server-url, so the widget talks to the script's origin. dist/voice-agent-widget.js is a classic script (the
+ * launcher); the conversation is a module chunk beside it, loaded on intent (vite.config.ts, scripts/classic-entry.mjs).
+ * The test server also serves the folder as a slow host (/slow/<ms>/: chunks late), a broken one (/no-chunks/) and a
+ * flaky one (/flaky/: each chunk's first request fails).
  */
 import { expect, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -41,6 +44,82 @@ describe('script-tag bundle from another origin', () => {
       );
       expect(errors).to.deep.equal([]);
       expect(typeof (win as unknown as Record<string, unknown>)['VoiceAgentWidget']).to.equal('undefined');
+    } finally {
+      frame.remove();
+    }
+  });
+});
+
+/** The widget's chunk requests (`voice-agent-widget-*.js`) the frame's page made, as resource timing lists them. */
+const chunkRequests = (win: Window): PerformanceResourceTiming[] =>
+  (win.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => /\/voice-agent-widget-[^/]+\.js$/.test(e.name));
+
+describe('script-tag build: the launcher first, the conversation on intent', () => {
+  it('paints a usable launcher before the conversation chunk has arrived; a press opens the loading panel at once, then the panel, same box, focus in the input', async function () {
+    this.timeout(20000);
+    const { frame, win, errors } = await embed(`<script src="${serviceUrl}/slow/2500/voice-agent-widget.js" async></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);
+    try {
+      const el = win.document.querySelector('voice-agent-widget')!;
+      const root = () => el.shadowRoot!;
+      await until(() => root()?.querySelector('.launcher:not([disabled])'), 'launcher usable');
+      // The chunk is asked for (idle after load, or now) and held by the slow host: nothing of it has arrived.
+      expect(chunkRequests(win), 'no chunk arrived before the launcher was usable').to.deep.equal([]);
+      const launcher = root().querySelector<HTMLButtonElement>('.launcher')!;
+      launcher.focus();
+      launcher.click();
+      await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+      const placeholder = root().querySelector('[part~="panel"] .placeholder');
+      expect(placeholder, 'the loading panel, at once').to.not.equal(null);
+      expect(placeholder!.getAttribute('role')).to.equal('status');
+      expect(placeholder!.textContent).to.contain('Loading');
+      expect(launcher.getAttribute('aria-expanded')).to.equal('true');
+      const box = root().querySelector('[part~="panel"]')!.getBoundingClientRect();
+      await until(() => root().querySelector('.composer input'), 'the panel, once the chunk arrived', 10000);
+      const after = root().querySelector('[part~="panel"]')!.getBoundingClientRect();
+      expect([after.x, after.y, after.width, after.height], 'no layout jump').to.deep.equal([box.x, box.y, box.width, box.height]);
+      await until(() => root().activeElement === root().querySelector('.composer input'), 'focus in the text input');
+      expect(chunkRequests(win).map((e) => e.name)).to.have.length(1);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('tells a chunk that cannot be loaded in the panel and in the console, and rejects startConversation clearly', async () => {
+    const { frame, win, errors } = await embed(`<script src="${serviceUrl}/no-chunks/voice-agent-widget.js"></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);
+    const logged: string[] = [];
+    const consoleError = win.console.error;
+    win.console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
+    try {
+      const el = win.document.querySelector('voice-agent-widget') as HTMLElement & { startConversation(): Promise<string> };
+      const root = () => el.shadowRoot!;
+      await until(() => root()?.querySelector('.launcher:not([disabled])'), 'launcher usable');
+      root().querySelector<HTMLButtonElement>('.launcher')!.click();
+      await until(() => root().querySelector('[part~="panel"] [role="alert"]'), 'the failure in the panel');
+      expect(root().querySelector('[part~="panel"] [role="alert"]')!.textContent).to.equal('The conversation could not be loaded.');
+      expect(root().querySelector('[part~="retry-button"]')!.textContent).to.equal('Try again');
+      expect(logged.some((line) => line.includes('the conversation part could not be loaded') && line.includes('voice-agent-widget-')), logged.join('\n')).to.equal(true);
+      let rejected: Error | null = null;
+      await el.startConversation().catch((error: Error) => (rejected = error));
+      expect(String(rejected)).to.contain('the conversation part could not be loaded');
+      expect(errors, 'nothing escapes').to.deep.equal([]);
+    } finally {
+      win.console.error = consoleError;
+      frame.remove();
+    }
+  });
+
+  it('loads the chunk again when the visitor tries again after a failed load (a flaky host)', async () => {
+    const { frame, win, errors } = await embed(`<script src="${serviceUrl}/flaky/voice-agent-widget.js"></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);
+    try {
+      const el = win.document.querySelector('voice-agent-widget')!;
+      const root = () => el.shadowRoot!;
+      await until(() => root()?.querySelector('.launcher:not([disabled])'), 'launcher usable');
+      root().querySelector<HTMLButtonElement>('.launcher')!.click();
+      await until(() => root().querySelector('[part~="retry-button"]'), 'the failure in the panel');
+      root().querySelector<HTMLButtonElement>('[part~="retry-button"]')!.click();
+      await until(() => root().querySelector('.composer input'), 'the panel after trying again');
+      expect(errors).to.deep.equal([]);
     } finally {
       frame.remove();
     }

@@ -8,10 +8,12 @@ type ConversationModule = typeof import('../conversation-panel.js');
 /** The status of the load: `idle` (not asked for), `loading`, `ready`, `failed` (see the console; `load()` tries again). */
 export type ConversationLoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
-/** One load per page, shared by every element; forgotten when it fails, so a later `load()` fetches again. */
-let shared: Promise<ConversationModule> | null = null;
-/** The module once loaded: elements that come later make their panel at once, with no frame of the loading state. */
-let loaded: ConversationModule | null = null;
+/**
+ * One load per page (per importer), shared by every element: `pending` is forgotten when it fails, so a later `load()`
+ * fetches again; `loaded` is the module once it has, for elements that come later to make their panel at once, with no
+ * frame of the loading state.
+ */
+const loads = new WeakMap<ImportConversation, { pending: Promise<ConversationModule> | null; loaded: ConversationModule | null }>();
 
 /** How the module is fetched: `import()`, injectable for unit tests (DESIGN.md rule 11). */
 export type ImportConversation = () => Promise<ConversationModule>;
@@ -52,8 +54,15 @@ export class ConversationLoaderController implements ReactiveController {
     host.addController(this);
   }
 
+  /** This importer's page-wide load. */
+  get #shared(): { pending: Promise<ConversationModule> | null; loaded: ConversationModule | null } {
+    let shared = loads.get(this.importModule);
+    if (!shared) loads.set(this.importModule, (shared = { pending: null, loaded: null }));
+    return shared;
+  }
+
   hostConnected(): void {
-    if (this.panel || loaded) return;
+    if (this.panel || this.#shared.loaded) return;
     if (document.readyState === 'complete') this.#scheduleIdle();
     else addEventListener('load', this.#onLoad, { once: true });
   }
@@ -84,6 +93,7 @@ export class ConversationLoaderController implements ReactiveController {
    * `willUpdate`, where controllers may be added (not from `hostConnected`, while the host walks its controllers).
    */
   createIfLoaded(): void {
+    const { loaded } = this.#shared;
     if (!this.panel && loaded) this.#create(loaded);
   }
 
@@ -91,8 +101,8 @@ export class ConversationLoaderController implements ReactiveController {
     this.#cancelIdle();
     const panel = (this.panel = new module.ConversationPanel(this.shell));
     this.status = 'ready';
+    this.host.requestUpdate(); // before onReady, whose focus waits for this update
     this.onReady(panel);
-    this.host.requestUpdate();
     return panel;
   }
 
@@ -102,15 +112,16 @@ export class ConversationLoaderController implements ReactiveController {
    */
   load(): Promise<ConversationPanel> {
     if (this.panel) return Promise.resolve(this.panel);
-    if (loaded) return Promise.resolve(this.#create(loaded));
+    const shared = this.#shared;
+    if (shared.loaded) return Promise.resolve(this.#create(shared.loaded));
     if (this.#pending) return this.#pending;
     this.#cancelIdle();
     this.status = 'loading';
     this.host.requestUpdate();
-    const pending = (shared ??= this.importModule().then((module) => (loaded = module))).then(
+    const pending = (shared.pending ??= this.importModule().then((module) => (shared.loaded = module))).then(
       (module) => this.panel ?? this.#create(module),
       (error: unknown) => {
-        shared = null;
+        shared.pending = null;
         this.#pending = null;
         this.status = 'failed';
         const message = `the conversation part could not be loaded: ${(error as Error)?.message ?? error}`;
