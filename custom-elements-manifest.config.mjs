@@ -1,10 +1,10 @@
 // The custom elements manifest, custom-elements.json: `npm run analyze` (also run by `npm run build`).
-// Read from the element's JSDoc (@csspart, @cssprop, @fires, @slot) and its `@property()` fields with their JSDoc.
+// Read from the element's JSDoc (@csspart, @cssprop, @fires, @slot), its `static properties` and its fields' JSDoc.
 
 /**
  * What the analyzer (0.11) does not do for this element: `customElements.define(TAG_NAME, ...)` names the tag through
  * a `const`; the analyzer takes the identifier's text as the tag. A `const` holding a string literal in the same file
- * is resolved to its value. (Attributes and properties come from the element's `@property()` fields and their JSDoc.)
+ * is resolved to its value. (Attributes and properties come from the element's `static properties` and its fields' JSDoc.)
  */
 function constTagName() {
   return {
@@ -29,6 +29,36 @@ function constTagName() {
   };
 }
 
+/**
+ * What the analyzer (0.11) gets wrong about Lit's `static properties`: an entry `{ state: true }` is internal reactive
+ * state, not an attribute. Such entries are found in the class's `static properties` object and taken out of the
+ * element's attributes (their fields stay private members).
+ */
+function litStateProperties() {
+  /** class name -> names of its state properties */
+  const states = new Map();
+  return {
+    name: 'voice-agent-widget: lit state properties',
+    analyzePhase({ ts, node }) {
+      if (!ts.isPropertyDeclaration(node) || node.name.getText() !== 'properties' || !node.initializer || !ts.isObjectLiteralExpression(node.initializer)) return;
+      const className = node.parent?.name?.getText();
+      const names = node.initializer.properties
+        .filter((p) => ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(p.initializer)
+          && p.initializer.properties.some((q) => ts.isPropertyAssignment(q) && q.name.getText() === 'state' && q.initializer.kind === ts.SyntaxKind.TrueKeyword))
+        .map((p) => p.name.getText());
+      if (className && names.length) states.set(className, new Set(names));
+    },
+    moduleLinkPhase({ moduleDoc }) {
+      for (const declaration of moduleDoc.declarations ?? []) {
+        const names = states.get(declaration.name);
+        if (!names) continue;
+        declaration.attributes = (declaration.attributes ?? []).filter((a) => !names.has(a.fieldName));
+        for (const member of declaration.members ?? []) if (names.has(member.name)) delete member.attribute;
+      }
+    },
+  };
+}
+
 export default {
   globs: ['src/**/*.ts'],
   exclude: ['**/*.test.ts', 'test/**', 'dist/**'],
@@ -36,5 +66,5 @@ export default {
   litelement: true,
   // package.json names the file itself ("customElements"); the analyzer does not rewrite package.json.
   packagejson: false,
-  plugins: [constTagName()],
+  plugins: [constTagName(), litStateProperties()],
 };

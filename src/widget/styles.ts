@@ -70,8 +70,7 @@ export const sharedStyles = css`
   }
   .launcher,
   .error-state,
-  .panel,
-  .terms {
+  .panel {
     border: 1px solid var(--_base-border);
     background: var(--_base);
     color: var(--_base-primary);
@@ -93,15 +92,6 @@ export const sharedStyles = css`
   .secondary:active {
     background: var(--_base-active);
   }
-  .header,
-  .conversation-id,
-  .composer,
-  .actions,
-  .terms-actions {
-    display: flex;
-    align-items: center;
-    gap: 8px;
-  }
   .icon {
     flex: none;
     width: 36px;
@@ -112,65 +102,13 @@ export const sharedStyles = css`
     font-size: 20px;
     line-height: 1;
   }
-  .primary,
-  .secondary,
-  select {
+  .secondary {
     min-height: 36px;
     padding: 0 14px;
-    border: 1px solid var(--_accent-border);
-    border-radius: var(--_button-radius);
-    background: var(--_accent);
-    color: var(--_accent-primary);
-    font-weight: 600;
-  }
-  .primary:hover {
-    background: var(--_accent-hover);
-  }
-  .primary:active {
-    background: var(--_accent-active);
-  }
-  .primary:disabled {
-    border-color: var(--_base-border);
-    background: var(--_base-active);
-    color: var(--_base-subtle);
-  }
-  .secondary,
-  select {
-    border-color: var(--_base-border);
-    background: var(--_base);
-    color: var(--_base-primary);
-  }
-  select {
-    padding: 0 8px;
-    border-radius: var(--_dropdown-sheet-radius);
-  }
-  .link {
-    border: 0;
-    background: none;
-    color: var(--_base-primary);
-    text-decoration: underline;
-  }
-  [aria-pressed='true'] {
-    background: var(--_accent);
-    color: var(--_accent-primary);
-  }
-  .composer input,
-  textarea {
-    flex: 1;
-    width: 100%;
-    min-width: 0;
-    min-height: 36px;
-    padding: 0 12px;
     border: 1px solid var(--_base-border);
-    border-radius: var(--_input-radius);
+    border-radius: var(--_button-radius);
     background: var(--_base);
-  }
-  ::placeholder {
-    color: var(--_base-subtle);
-    opacity: 1;
-  }
-  .terms-actions {
-    justify-content: flex-end;
-    margin-top: 16px;
+    color: var(--_base-primary);
+    font-weight: 600;
   }
 `;

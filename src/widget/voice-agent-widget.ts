@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import type { ClientTool } from '../events/before-start.js';
 import { MAX_TEXT_LENGTH } from '../config/defaults.js';
 import { OVERRIDE_ATTRIBUTES, propertyOf, type AttributeValues } from '../config/attributes.js';
@@ -93,6 +92,40 @@ import { sharedStyles } from './styles.js';
 export class VoiceAgentWidget extends LitElement {
   static override styles = [sharedStyles, ...launcherPartStyles];
 
+  /**
+   * The reactive properties (Lit's `static properties`, no decorator runtime in the first script): each attribute's
+   * property (declared with its type and JSDoc below) and the internal state.
+   */
+  static override properties = {
+    panelOpen: { state: true },
+    expanded: { state: true },
+    dismissed: { state: true },
+    agentId: { attribute: 'agent-id' },
+    serverUrl: { attribute: 'server-url' },
+    signedUrl: { attribute: 'signed-url' },
+    dynamicVariables: { attribute: 'dynamic-variables' },
+    textContents: { attribute: 'text-contents' },
+    variant: {},
+    placement: {},
+    defaultExpanded: { attribute: 'default-expanded' },
+    alwaysExpanded: { attribute: 'always-expanded' },
+    dismissible: {},
+    transcript: {},
+    textInput: { attribute: 'text-input' },
+    micMuting: { attribute: 'mic-muting' },
+    language: {},
+    markdownLinkAllowedHosts: { attribute: 'markdown-link-allowed-hosts' },
+    avatarImageUrl: { attribute: 'avatar-image-url' },
+    avatarOrbColor1: { attribute: 'avatar-orb-color-1' },
+    avatarOrbColor2: { attribute: 'avatar-orb-color-2' },
+    overrideFirstMessage: { attribute: 'override-first-message' },
+    overrideLanguage: { attribute: 'override-language' },
+    overridePrompt: { attribute: 'override-prompt' },
+    overrideVoiceId: { attribute: 'override-voice-id' },
+    overrideTextOnly: { attribute: 'override-text-only' },
+    userId: { attribute: 'user-id' },
+  };
+
   readonly #config = new WidgetConfigController(this, () => ({
     agentId: this.agentId, serverUrl: this.serverUrl, signedUrl: this.signedUrl, dynamicVariables: this.dynamicVariables,
     textContents: this.textContents, attributes: this.#attributes(),
@@ -110,11 +143,11 @@ export class VoiceAgentWidget extends LitElement {
   readonly #loader = new ConversationLoaderController(this, this.#shell, (panel) => this.#ready(panel));
 
   /** The visitor opened (true) or closed (false) the panel; null until then: `default_expanded` decides. */
-  @state() private panelOpen: boolean | null = null;
+  private panelOpen: boolean | null = null;
   /** Expanded to the viewport (`expandable`); the panel's expand button and `expand()` set it. */
-  @state() private expanded = false;
+  private expanded = false;
   /** Dismissed (`dismissible`) until the page reloads. */
-  @state() private dismissed = false;
+  private dismissed = false;
 
   /** The page's client tools and handler, kept here so they may be given before the conversation part loads. */
   #clientTools: Record<string, ClientTool> = {};
@@ -123,53 +156,53 @@ export class VoiceAgentWidget extends LitElement {
   #focusOnReady = false;
 
   /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`); required unless `signed-url` holds it. */
-  @property({ attribute: 'agent-id' }) agentId = '';
+  agentId = '';
   /** Base URL of the service, `http(s)://host[:port][/prefix]` (PROTOCOL.md section 1); empty: the defining script's origin. */
-  @property({ attribute: 'server-url' }) serverUrl = '';
+  serverUrl = '';
   /** A ws(s) URL with `agent_id` and `conversation_signature` for a private agent (PROTOCOL.md section 3). */
-  @property({ attribute: 'signed-url' }) signedUrl: string | null = null;
+  signedUrl: string | null = null;
   /** JSON object of dynamic variables, string, number or boolean values (PROTOCOL.md section 3, initiation `dynamic_variables`). */
-  @property({ attribute: 'dynamic-variables' }) dynamicVariables = '';
+  dynamicVariables = '';
   /** JSON object of labels that win over the configuration's `text_contents` (PROTOCOL.md section 2; also `dismiss`, `like`, `dislike`). */
-  @property({ attribute: 'text-contents' }) textContents = '';
+  textContents = '';
   /** `tiny`, `compact` or `full`; overrides `variant` (PROTOCOL.md section 2). */
-  @property() variant: string | null = null;
+  variant: string | null = null;
   /** `top-left`, `top`, `top-right`, `bottom-left`, `bottom`, `bottom-right`; overrides `placement`. */
-  @property() placement: string | null = null;
+  placement: string | null = null;
   /** Boolean (`true` / `false` / present); overrides `default_expanded`. */
-  @property({ attribute: 'default-expanded' }) defaultExpanded: string | null = null;
+  defaultExpanded: string | null = null;
   /** Boolean (`true` / `false` / present); overrides `always_expanded`. */
-  @property({ attribute: 'always-expanded' }) alwaysExpanded: string | null = null;
+  alwaysExpanded: string | null = null;
   /** Boolean (`true` / `false` / present); overrides `dismissible`. */
-  @property() dismissible: string | null = null;
+  dismissible: string | null = null;
   /** Boolean (`true` / `false` / present); overrides `transcript_enabled`. */
-  @property() transcript: string | null = null;
+  transcript: string | null = null;
   /** Boolean (`true` / `false` / present); overrides `text_input_enabled`. */
-  @property({ attribute: 'text-input' }) textInput: string | null = null;
+  textInput: string | null = null;
   /** Boolean (`true` / `false` / present); overrides `mic_muting_enabled`. */
-  @property({ attribute: 'mic-muting' }) micMuting: string | null = null;
+  micMuting: string | null = null;
   /** A language tag (`de`, `pt-br`); overrides `language` and the visitor's browser language. */
-  @property() language: string | null = null;
+  language: string | null = null;
   /** Comma-separated hosts for links in agent replies; overrides `markdown_link_allowed_hosts`. */
-  @property({ attribute: 'markdown-link-allowed-hosts' }) markdownLinkAllowedHosts: string | null = null;
+  markdownLinkAllowedHosts: string | null = null;
   /** An https or same-origin picture; sets `avatar.type` to `image` and `custom_avatar_path`. */
-  @property({ attribute: 'avatar-image-url' }) avatarImageUrl: string | null = null;
+  avatarImageUrl: string | null = null;
   /** A CSS colour; overrides `avatar.color_1`. */
-  @property({ attribute: 'avatar-orb-color-1' }) avatarOrbColor1: string | null = null;
+  avatarOrbColor1: string | null = null;
   /** A CSS colour; overrides `avatar.color_2`. */
-  @property({ attribute: 'avatar-orb-color-2' }) avatarOrbColor2: string | null = null;
+  avatarOrbColor2: string | null = null;
   /** Sent as the conversation's first message (SERVICE-INTERFACE.md 2.8 overrides). */
-  @property({ attribute: 'override-first-message' }) overrideFirstMessage: string | null = null;
+  overrideFirstMessage: string | null = null;
   /** A language tag sent as the conversation's language (SERVICE-INTERFACE.md 2.8 overrides). */
-  @property({ attribute: 'override-language' }) overrideLanguage: string | null = null;
+  overrideLanguage: string | null = null;
   /** Sent as the agent's prompt (SERVICE-INTERFACE.md 2.8 overrides). */
-  @property({ attribute: 'override-prompt' }) overridePrompt: string | null = null;
+  overridePrompt: string | null = null;
   /** Sent as the TTS voice id (SERVICE-INTERFACE.md 2.8 overrides). */
-  @property({ attribute: 'override-voice-id' }) overrideVoiceId: string | null = null;
+  overrideVoiceId: string | null = null;
   /** Boolean (`true` / `false` / present), sent as `conversation.text_only`; default true (SERVICE-INTERFACE.md 2.8 overrides). */
-  @property({ attribute: 'override-text-only' }) overrideTextOnly: string | null = null;
+  overrideTextOnly: string | null = null;
   /** The visitor's id for the agent owner (initiation `user_id`, at most 256 characters). */
-  @property({ attribute: 'user-id' }) userId: string | null = null;
+  userId: string | null = null;
 
   constructor() {
     super();

@@ -2,6 +2,7 @@
  * The conversation's parts (DESIGN.md layout): everything inside the panel. Only the conversation panel
  * (../conversation-panel.ts, loaded on intent) imports them, so none of them is in the launcher's first script.
  */
+import { conversationSharedStyles } from '../conversation-styles.js';
 import { audioOrbStyles } from './audio-orb.js';
 import { codeActionsStyles } from './code-actions.js';
 import { composerStyles } from './composer.js';
@@ -25,6 +26,6 @@ export { voiceControls, voiceProblem } from './voice-controls.js';
 
 /** The conversation's parts' styles, in cascade order (after the shared and the launcher's styles). */
 export const conversationStyles = [
-  headerStyles, transcriptStyles, messageStyles, codeActionsStyles, conversationActionsStyles, composerStyles, feedbackSheetStyles,
+  conversationSharedStyles, headerStyles, transcriptStyles, messageStyles, codeActionsStyles, conversationActionsStyles, composerStyles, feedbackSheetStyles,
   termsDialogStyles, voiceControlsStyles, audioOrbStyles,
 ];

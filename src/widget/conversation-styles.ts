@@ -1,0 +1,82 @@
+import { css } from 'lit';
+
+/**
+ * What the conversation's parts share (rows, the accent buttons, fields, links), loaded with them (parts/conversation.ts):
+ * first of their styles, so the cascade stays as it was in one list.
+ */
+export const conversationSharedStyles = css`
+  .terms {
+    border: 1px solid var(--_base-border);
+    background: var(--_base);
+    color: var(--_base-primary);
+    box-shadow: 0 6px 24px #0002;
+  }
+  .header,
+  .conversation-id,
+  .composer,
+  .actions,
+  .terms-actions {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+  }
+  .primary,
+  select {
+    min-height: 36px;
+    padding: 0 14px;
+    border: 1px solid var(--_accent-border);
+    border-radius: var(--_button-radius);
+    background: var(--_accent);
+    color: var(--_accent-primary);
+    font-weight: 600;
+  }
+  .primary:hover {
+    background: var(--_accent-hover);
+  }
+  .primary:active {
+    background: var(--_accent-active);
+  }
+  .primary:disabled {
+    border-color: var(--_base-border);
+    background: var(--_base-active);
+    color: var(--_base-subtle);
+  }
+  select {
+    border-color: var(--_base-border);
+    background: var(--_base);
+    color: var(--_base-primary);
+  }
+  select {
+    padding: 0 8px;
+    border-radius: var(--_dropdown-sheet-radius);
+  }
+  .link {
+    border: 0;
+    background: none;
+    color: var(--_base-primary);
+    text-decoration: underline;
+  }
+  [aria-pressed='true'] {
+    background: var(--_accent);
+    color: var(--_accent-primary);
+  }
+  .composer input,
+  textarea {
+    flex: 1;
+    width: 100%;
+    min-width: 0;
+    min-height: 36px;
+    padding: 0 12px;
+    border: 1px solid var(--_base-border);
+    border-radius: var(--_input-radius);
+    background: var(--_base);
+  }
+  ::placeholder {
+    color: var(--_base-subtle);
+    opacity: 1;
+  }
+  .terms-actions {
+    justify-content: flex-end;
+    margin-top: 16px;
+  }
+`;
