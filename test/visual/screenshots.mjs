@@ -23,12 +23,15 @@ const TIMEOUT_MS = 15000;
 const STRICT = process.env.SCREENSHOTS_STRICT === '1';
 /** The full agent's (agent_demo_support) first message with the dynamic variable customer_name = Ada. */
 const FULL_GREETING = "Hi Ada! I'm the Acme assistant. How can I help?";
+/** The conversation chunk of the script-tag build, loaded on intent, for page.route. */
+const CHUNK_ROUTE = '**/voice-agent-widget-*.js';
 /** The widget configuration read, for page.route. */
 const WIDGET_CONFIG_ROUTE = '**/v1/convai/agents/*/widget*';
 /** Console errors that a step expects (its configuration read fails on purpose), by step. */
 const EXPECTED_CONSOLE = {
   '07-error-404': /404|no_such_agent/,
   'error-500': /500|Internal Server Error|scripted failure/,
+  'panel-load-failed': /404|conversation part could not be loaded|dynamically imported module/,
   'voice-denied': /voice call: the microphone was denied/,
   'voice-no-microphone': /voice call: no microphone/,
   'voice-blocked': /voice call: the browser holds the sound back/,
@@ -491,6 +494,8 @@ async function shootStates() {
     await route.continue().catch(() => {});
   });
   try {
+    // A first visit: no configuration remembered from the steps before (a returning visitor's launcher paints at once).
+    await page.evaluate(() => localStorage.clear());
     await openState(page, {}, null);
     await page.locator('[part~="launcher"][aria-busy="true"]:disabled').waitFor();
     await page.getByRole('button', { name: 'Connecting', exact: true }).waitFor();
@@ -505,10 +510,39 @@ async function shootStates() {
   await page.route(WIDGET_CONFIG_ROUTE, (route) =>
     route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'scripted failure (screenshots)' }) }),
   );
+  await page.evaluate(() => localStorage.clear()); // a first visit: a remembered configuration would hide the failure
   await openState(page, {}, null);
   await page.getByRole('alert').filter({ hasText: 'An error occurred' }).waitFor();
   await shoot(page, 'error-500.png');
   await page.unroute(WIDGET_CONFIG_ROUTE);
+
+  // The launcher pressed before the conversation chunk has arrived: the panel's loading state, then a chunk that fails.
+  step = 'panel-loading';
+  /** @type {() => void} */
+  let releaseChunk = () => {};
+  const chunkHeld = new Promise((resolve) => (releaseChunk = () => resolve(undefined)));
+  await page.route(CHUNK_ROUTE, async (route) => {
+    await chunkHeld;
+    await route.continue().catch(() => {});
+  });
+  try {
+    await openState(page, {}, launcherNamed('Need help?'));
+    await page.getByRole('button', { name: 'Need help?', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+    await shoot(page, 'panel-loading.png');
+  } finally {
+    releaseChunk();
+  }
+  await page.getByText(FULL_GREETING).first().waitFor();
+  await page.unroute(CHUNK_ROUTE);
+
+  step = 'panel-load-failed';
+  await page.route(CHUNK_ROUTE, (route) => route.fulfill({ status: 404, body: 'missing (screenshots)' }));
+  await openState(page, {}, launcherNamed('Need help?'));
+  await page.getByRole('button', { name: 'Need help?', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: 'The conversation could not be loaded.' }).waitFor();
+  await shoot(page, 'panel-load-failed.png');
+  await page.unroute(CHUNK_ROUTE);
   await page.close();
   await context.close();
 
