@@ -2,11 +2,11 @@
  * Why something failed, as `voice-agent-error` names it: `config` (the configuration could not be read, after its
  * retries), `attributes` (unusable attributes), `conversation` (the socket failed, closed with an error, or went
  * silent), `service` (an `error` message of the service; `serviceCode` holds its code), `client-tool` (a client tool
- * failed, timed out or is unknown), and the voice failures `microphone-denied`, `no-microphone`, `microphone-lost`,
- * `audio-blocked`, `output-lost`, `audio`.
+ * failed, timed out or is unknown), `load` (the conversation part of the script-tag build could not be loaded), and the
+ * voice failures `microphone-denied`, `no-microphone`, `microphone-lost`, `audio-blocked`, `output-lost`, `audio`.
  */
 export type VoiceAgentErrorCode =
-  | 'config' | 'attributes' | 'conversation' | 'service' | 'client-tool'
+  | 'config' | 'attributes' | 'conversation' | 'service' | 'client-tool' | 'load'
   | 'microphone-denied' | 'no-microphone' | 'microphone-lost' | 'audio-blocked' | 'output-lost' | 'audio';
 
 /**

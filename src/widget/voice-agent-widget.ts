@@ -230,6 +230,11 @@ export class VoiceAgentWidget extends LitElement {
     if (config && (this.#open || config.always_expanded) && this.#loader.status === 'idle') this.#intent();
   }
 
+  /** Once the launcher is usable, the conversation part loads when the browser is idle (not before: the configuration goes first). */
+  protected override updated(): void {
+    if (this.#config.value) this.#loader.preloadWhenIdle();
+  }
+
   /** The visitor (or the page) shows intent to talk: the conversation part loads now, not at idle. */
   readonly #intent = (): void => void this.#loader.load().catch(() => {});
 

@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ConversationPanel, PanelShell } from '../conversation-panel.js';
+import { VoiceAgentErrorEvent } from '../../events/error.js';
 import * as log from '../../internal/console.js';
 
 /** The conversation module (../conversation-panel.ts), as `import()` gives it. */
@@ -26,9 +27,9 @@ export const IDLE_TIMEOUT_MS = 4000;
 /**
  * Loads the conversation side of the element (the panel, markdown, the client session, audio) on intent: `load()`
  * (the launcher hovered, focused or pressed, a panel to show, a host API call), or once the browser goes idle after the
- * page's `load` event. In the script-tag build that module is a chunk beside the first script (vite.config.ts); with a
+ * page's `load` event and the launcher is usable (`preloadWhenIdle()`). In the script-tag build that module is a chunk beside the first script (vite.config.ts); with a
  * bundler, the same `import()` splits it. Once loaded, `panel` is this element's `ConversationPanel`. A failed load is
- * told in the console and through `status` (the panel offers to try again); it never throws out of `load()` unless
+ * told in the console, by `voice-agent-error` (code `load`) and through `status` (the panel offers to try again); it never throws out of `load()` unless
  * awaited. Removing the element cancels the idle wait; the module, once fetched, stays for the page.
  */
 export class ConversationLoaderController implements ReactiveController {
@@ -37,6 +38,8 @@ export class ConversationLoaderController implements ReactiveController {
   panel: ConversationPanel | null = null;
 
   #idle: number | undefined;
+  /** `preloadWhenIdle()` was asked for (and not yet done). */
+  #idleWanted = false;
   #pending: Promise<ConversationPanel> | null = null;
   readonly #onLoad = (): void => this.#scheduleIdle();
 
@@ -46,7 +49,7 @@ export class ConversationLoaderController implements ReactiveController {
    * @param onReady called once the panel exists (the element hands it the page's client tools, focus…)
    */
   constructor(
-    private readonly host: ReactiveControllerHost,
+    private readonly host: ReactiveControllerHost & EventTarget,
     private readonly shell: PanelShell,
     private readonly onReady: (panel: ConversationPanel) => void,
     private readonly importModule: ImportConversation = importConversation,
@@ -61,8 +64,18 @@ export class ConversationLoaderController implements ReactiveController {
     return shared;
   }
 
+  /** A re-added element waits for idle again if it was waiting when it left. */
   hostConnected(): void {
-    if (this.panel || this.#shared.loaded) return;
+    if (this.#idleWanted) this.preloadWhenIdle();
+  }
+
+  /**
+   * Loads the module once the browser goes idle after the page's `load` event (at once if it has loaded). The element
+   * calls it when its launcher is usable, so the module never competes with the configuration read.
+   */
+  preloadWhenIdle(): void {
+    this.#idleWanted = true;
+    if (this.panel || this.#shared.loaded || this.status !== 'idle' || this.#idle !== undefined) return;
     if (document.readyState === 'complete') this.#scheduleIdle();
     else addEventListener('load', this.#onLoad, { once: true });
   }
@@ -74,6 +87,7 @@ export class ConversationLoaderController implements ReactiveController {
 
   #scheduleIdle(): void {
     this.#cancelIdle();
+    if (this.panel) return;
     const run = (): void => {
       this.#idle = undefined;
       this.load().catch(() => {});
@@ -99,6 +113,7 @@ export class ConversationLoaderController implements ReactiveController {
 
   #create(module: ConversationModule): ConversationPanel {
     this.#cancelIdle();
+    this.#idleWanted = false;
     const panel = (this.panel = new module.ConversationPanel(this.shell));
     this.status = 'ready';
     this.host.requestUpdate(); // before onReady, whose focus waits for this update
@@ -126,6 +141,7 @@ export class ConversationLoaderController implements ReactiveController {
         this.status = 'failed';
         const message = `the conversation part could not be loaded: ${(error as Error)?.message ?? error}`;
         log.error(`${message}. With the script-tag build, its chunks (voice-agent-widget-*.js) must sit beside voice-agent-widget.js, and from another origin they need CORS.`);
+        this.host.dispatchEvent(new VoiceAgentErrorEvent({ code: 'load', message, serviceCode: null }));
         this.host.requestUpdate();
         throw new Error(message);
       },

@@ -44,15 +44,18 @@ function holdIdle(): { run: () => void; pending: () => number; restore: () => vo
 }
 
 describe('ConversationLoaderController', () => {
-  it('loads when the browser goes idle after load, with no intent, and makes the panel with the element\'s shell', async () => {
+  it('loads when the browser goes idle once asked (the launcher usable), with no intent, and makes the panel with the element\'s shell', async () => {
     const idle = holdIdle();
     try {
       const fake = fakeImport();
       const ready: unknown[] = [];
       const { host, made: loader } = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), (panel) => ready.push(panel), fake.importModule));
+      expect(idle.pending(), 'no idle wait before the launcher is usable').to.equal(0);
+      loader.preloadWhenIdle();
+      loader.preloadWhenIdle();
       expect(fake.calls(), 'nothing before idle').to.equal(0);
       expect(loader.status).to.equal('idle');
-      expect(idle.pending()).to.equal(1);
+      expect(idle.pending(), 'one idle wait').to.equal(1);
       idle.run();
       expect(loader.status).to.equal('loading');
       await loader.load();
@@ -82,7 +85,9 @@ describe('ConversationLoaderController', () => {
   it('tells a failed load (status failed, console), rejects, and loads again on the next intent', async () => {
     let failing = true;
     const fake = fakeImport(() => failing);
-    const { made: loader } = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), () => {}, fake.importModule));
+    const { host, made: loader } = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), () => {}, fake.importModule));
+    const events: { code: string; message: string }[] = [];
+    host.addEventListener('voice-agent-error', (e) => events.push((e as CustomEvent).detail));
     const logged: string[] = [];
     const consoleError = console.error;
     console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
@@ -96,6 +101,7 @@ describe('ConversationLoaderController', () => {
     expect(loader.status).to.equal('failed');
     expect(loader.panel).to.equal(null);
     expect(logged.some((line) => line.includes('beside voice-agent-widget.js'))).to.equal(true);
+    expect(events.map((e) => e.code)).to.deep.equal(['load']);
     failing = false;
     const panel: ConversationPanel = await loader.load();
     expect(panel).to.equal(loader.panel);
@@ -107,12 +113,15 @@ describe('ConversationLoaderController', () => {
     const idle = holdIdle();
     try {
       const fake = fakeImport();
-      const { host } = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), () => {}, fake.importModule));
+      const { host, made: loader } = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), () => {}, fake.importModule));
+      loader.preloadWhenIdle();
       expect(idle.pending()).to.equal(1);
-      detach(host);
+      const putBack = detach(host);
       expect(idle.pending(), 'idle callback cancelled').to.equal(0);
       idle.run();
       expect(fake.calls()).to.equal(0);
+      await putBack();
+      expect(idle.pending(), 'waiting again once back in the page').to.equal(1);
     } finally {
       idle.restore();
     }
