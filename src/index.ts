@@ -42,6 +42,8 @@ export {
 } from './client/paths.js';
 /** A `signed-url` as read by `parseSignedUrl`. */
 export type { SignedUrl } from './client/paths.js';
+/** The configuration read started before the element upgrades, for the element to take over. */
+export { prefetchDocumentWidgets, prefetchWidgetConfig } from './client/prefetch.js';
 /** Reads one untrusted server frame into a typed message (PROTOCOL.md section 3). */
 export { parseServerMessage } from './client/protocol.js';
 /** The wire types of PROTOCOL.md section 3. */
@@ -75,6 +77,8 @@ export { isCssColor, normalizeLanguage, safeUrl } from './config/validate.js';
 export { resolveTheme, themeRule, type Theme } from './config/theme.js';
 /** The JSON attributes, read as the element reads them (untrusted values reported and left out). */
 export { parseDynamicVariables, parseTextContents, type DynamicVariables } from './config/attributes.js';
+/** The configuration cache in localStorage: empty it, and the `<html>` attribute that turns it off (README, "The configuration, early and remembered"). */
+export { CONFIG_CACHE_OPT_OUT, clearWidgetConfigCache } from './config/cache.js';
 /** The conversation initiation the element sends, from the configuration, attributes and language (PROTOCOL.md section 3). */
 export { conversationInitiation, type InitiationInput } from './config/initiation.js';
 

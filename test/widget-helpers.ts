@@ -3,20 +3,31 @@ import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { serviceUrl } from '/__service__.js';
 import '../src/define.js';
+import { clearWidgetConfigCache } from '../src/config/cache.js';
 import type { VoiceAgentWidget } from '../src/widget/voice-agent-widget.js';
 import { until } from './helpers.js';
 
 export { serviceUrl };
+
+/**
+ * Every test of a file that uses these helpers starts as a first visit: the configuration cache (src/config/cache.ts,
+ * localStorage) is emptied before each (and by each `mountWidget`), so a configuration cached earlier never stands in
+ * for the service's answer (an expected loading or error state, a configuration changed through the dev switch). The
+ * cache's own tests (test/integration/config-cache.test.ts) mount a returning visitor with `fixture` on purpose.
+ */
+beforeEach(() => clearWidgetConfigCache());
 
 /** The `terms_key` of the full fixture agent (`agent_demo_support`), whose terms are asked before the first conversation. */
 export const FULL_TERMS_KEY = 'acme_terms_v3';
 
 /**
  * Mounts `<voice-agent-widget>` for `agentId` against the reference service and waits until it settled (ready or error).
+ * A first visit: the configuration cache is emptied first, so the configuration shown is the service's answer.
  * Unless `askTerms`, the full agent's terms count as accepted (as for a returning visitor), so tests about other
  * things are not stopped by the terms dialog; the terms tests set `askTerms`.
  */
 export async function mountWidget(agentId: string, attributes: Record<string, string> = {}, askTerms = false): Promise<VoiceAgentWidget> {
+  clearWidgetConfigCache();
   if (askTerms) localStorage.removeItem(FULL_TERMS_KEY);
   else localStorage.setItem(FULL_TERMS_KEY, 'accepted');
   const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);

@@ -3,3 +3,4 @@ export * from './paths.js';
 export * from './protocol.js';
 export * from './rest.js';
 export * from './session.js';
+export * from './prefetch.js';

@@ -5,3 +5,4 @@ export * from './texts.js';
 export * from './theme.js';
 export * from './attributes.js';
 export * from './language.js';
+export * from './cache.js';

@@ -2,7 +2,8 @@
  * The real element against faults injected into the reference service (issue 5), over real HTTP and WebSocket:
  * the fault switches `PUT /v1/dev/faults` / `DELETE /v1/dev/faults` (demo/service/README.md, "Fault switches").
  * For each fault: what the visitor sees (error state, notices, unsent marks, status, buttons) and what the developer
- * sees (console, `voice-agent-conversation-end`). Every test clears its faults in afterEach.
+ * sees (console, `voice-agent-conversation-end`). Every test clears its faults in afterEach, and starts with an empty
+ * configuration cache (widget-helpers.ts): a cached configuration would stand in for a failed read.
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { apiKey } from '/__service__.js';

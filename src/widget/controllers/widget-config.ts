@@ -1,11 +1,13 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { defaultServerUrl, serviceEndpoint, type ServiceEndpoint } from '../../client/paths.js';
+import { takePrefetchedWidgetConfig } from '../../client/prefetch.js';
 import { fetchWidgetConfig, type FetchLike } from '../../client/rest.js';
 import { READ_TRIES, isTransient, retryDelay } from '../../client/retry.js';
 import {
   CONFIG_ATTRIBUTES, applyAttributeLayer, attributeFor, attributeLayer, parseDynamicVariables, parseTextContents,
   type AttributeValues, type DynamicVariables,
 } from '../../config/attributes.js';
+import { readCachedWidgetConfig, removeCachedWidgetConfig, storeWidgetConfig } from '../../config/cache.js';
 import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../config/defaults.js';
 import { offeredLanguages, preferredLanguage } from '../../config/language.js';
 import { resolveTexts, termsFor, type Terms } from '../../config/texts.js';
@@ -62,6 +64,15 @@ const readArgs = (args: WidgetConfigArgs): unknown[] => [args.agentId, args.serv
  * aborts the older); every derived value is computed from its own arguments and kept while they stay the same
  * (a configuration is validated, and its problems reported, once per response and override attributes).
  * Never throws: bad attributes and a failed read end in status `error` with the cause in the console.
+ *
+ * Early and remembered (PROTOCOL.md section 2): a read started before the element upgraded (client/prefetch.ts) is taken
+ * over instead of a new request (once, for the first try of a read). The last good configuration of a public agent is
+ * kept in localStorage (config/cache.ts): when one is cached, the read is `ready` at once from it (`fromCache` true)
+ * while the service is asked in the background (stale-while-revalidate). The service's answer replaces it whole when
+ * it differs (the raw configuration is swapped and every derived value follows from it, so no mix of old and new is
+ * ever rendered) and changes nothing, not even a render, when it is the same. A failed revalidation keeps the cached
+ * configuration with a console warning instead of the error state (a final 4xx also removes the stored entry, so the
+ * next visit shows the service's answer). A read with a conversation signature (a private agent) is never cached.
  */
 export class WidgetConfigController implements ReactiveController {
   status: WidgetConfigStatus = 'idle';
@@ -69,7 +80,17 @@ export class WidgetConfigController implements ReactiveController {
   /** True when the read failed in a way time may mend (no answer, 5xx): the error state offers to try again. */
   retryable = false;
 
+  /**
+   * True while the value comes from the configuration cache (config/cache.ts) and no answer of the service has replaced
+   * or confirmed it: the revalidation is under way, or failed (then the cached value stays).
+   */
+  fromCache = false;
+
+  /** The service's `widget_config` (untrusted; validated lazily in `value`) and its JSON text, to compare answers with. */
   #raw: unknown = null;
+  #rawJson = '';
+  /** The JSON text read from the cache at the start of the current read ('' when none): an equal answer is not stored again. */
+  #cachedJson = '';
   #endpoint: ServiceEndpoint | null = null;
   #abort: AbortController | null = null;
   /** Retries made of the current read, and the timer of the next one. */
@@ -121,10 +142,10 @@ export class WidgetConfigController implements ReactiveController {
     return this.value?.texts ?? { ...DEFAULT_TEXTS, ...WIDGET_LABELS, ...this.#textContents(this.args().textContents) };
   }
 
-  /** A re-added element reads again unless its configuration was read (its run was aborted on removal). */
+  /** A re-added element reads again unless its configuration was read from the service (its run was aborted on removal). */
   hostConnected(): void {
     addEventListener('online', this.#online);
-    if (this.status === 'ready') return;
+    if (this.status === 'ready' && !this.fromCache) return;
     this.#readArgs = [];
     this.host.requestUpdate();
   }
@@ -193,30 +214,49 @@ export class WidgetConfigController implements ReactiveController {
       this.#endpoint = serviceEndpoint(args, defaultServerUrl());
     } catch (error) {
       this.status = 'error';
+      this.fromCache = false;
       const message = `${(error as Error).message}; the widget cannot start.`;
       log.error(message);
       this.host.dispatchEvent(new VoiceAgentErrorEvent({ code: 'attributes', message, serviceCode: null }));
       this.#settle(new Error(message));
       return;
     }
-    const { serverUrl, agentId, signature } = this.#endpoint;
+    const endpoint = this.#endpoint;
+    const { serverUrl, agentId, signature } = endpoint;
     const abort = (this.#abort = new AbortController());
-    this.status = 'loading';
-    this.host.requestUpdate();
+    if (retries === 0) this.#readCache(endpoint);
+    if (!this.fromCache) {
+      this.status = 'loading';
+      this.host.requestUpdate();
+    }
     try {
-      const response = await fetchWidgetConfig(serverUrl, agentId, { ...this.network, signal: abort.signal, ...(signature ? { conversationSignature: signature } : {}) });
+      const response = await ((retries === 0 ? takePrefetchedWidgetConfig(endpoint, abort.signal) : null) ??
+        fetchWidgetConfig(serverUrl, agentId, { ...this.network, signal: abort.signal, ...(signature ? { conversationSignature: signature } : {}) }));
       if (abort.signal.aborted) return;
-      this.#raw = response.widget_config;
+      const json = JSON.stringify(response.widget_config);
+      if (!signature && json !== this.#cachedJson) storeWidgetConfig(serverUrl, agentId, json);
+      const changed = this.#show(response.widget_config, json);
+      const wasReady = this.status === 'ready';
+      this.fromCache = false;
       this.status = 'ready';
       this.#settle();
+      // The same answer as the cached one: nothing to render again.
+      if (wasReady && !changed) return;
     } catch (error) {
       if (abort.signal.aborted) return;
       const cause = `could not read the widget configuration of agent "${agentId}" from ${serverUrl}: ${(error as Error).message}`;
       if (isTransient(error) && this.#retries + 1 < READ_TRIES) {
-        // While it retries the launcher says it is connecting, not that the widget is broken.
+        // While it retries the launcher says it is connecting (or shows the cached configuration), not that the widget is broken.
         const delay = retryDelay(this.#retries);
         log.warn(`${cause}; trying again in ${delay} ms (try ${this.#retries + 2} of ${READ_TRIES}).`);
         this.#retryTimer = setTimeout(() => void this.#read(this.args(), this.#retries + 1), delay);
+        return;
+      }
+      if (this.fromCache) {
+        // Stale-while-revalidate: the cached configuration stays; a final answer (a 4xx, a body that is not a
+        // configuration) also removes the stored entry, so the next visit shows what the service says.
+        log.warn(`${cause}; keeping the cached configuration.`);
+        if (!isTransient(error)) removeCachedWidgetConfig(serverUrl, agentId);
         return;
       }
       this.status = 'error';
@@ -228,6 +268,34 @@ export class WidgetConfigController implements ReactiveController {
       if (this.#abort === abort) this.#abort = null;
     }
     this.host.requestUpdate();
+  }
+
+  /**
+   * At the start of a read: the cached configuration of a public agent's `endpoint`, when there is one, becomes the
+   * value at once (status `ready`, `fromCache`); else the read starts from `loading`.
+   */
+  #readCache({ serverUrl, agentId, signature }: ServiceEndpoint): void {
+    const cached = signature ? null : readCachedWidgetConfig(serverUrl, agentId);
+    this.#cachedJson = cached?.json ?? '';
+    this.fromCache = !!cached;
+    if (!cached) return;
+    this.#show(cached.config, cached.json);
+    this.status = 'ready';
+    this.#settle();
+    // Read from hostUpdate, after the host's own willUpdate: one more update lets the host see the value there too.
+    queueMicrotask(() => this.host.requestUpdate());
+  }
+
+  /**
+   * Makes `raw` (a `widget_config`, untrusted) the configuration, whole: every derived value is memoised from this one
+   * object, so swapping it swaps them all. Keeps the current object when `json` is the same text.
+   * @returns whether the configuration changed
+   */
+  #show(raw: unknown, json: string): boolean {
+    if (json === this.#rawJson) return false;
+    this.#raw = raw;
+    this.#rawJson = json;
+    return true;
   }
 
   /** Validates the service's configuration with the override attributes laid over it (attributes win); sets the language. */

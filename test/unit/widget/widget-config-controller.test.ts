@@ -1,5 +1,6 @@
 import { aTimeout, expect } from '@open-wc/testing';
 import { html } from 'lit';
+import { clearWidgetConfigCache } from '../../../src/config/cache.js';
 import { resolveTexts, resolveWidgetConfig } from '../../../src/config/index.js';
 import { WidgetConfigController, type WidgetConfigArgs, type WidgetConfigValue } from '../../../src/widget/controllers/widget-config.js';
 import { captureConsole, loadFixture, until } from '../../helpers.js';
@@ -48,7 +49,12 @@ let full: Awaited<ReturnType<typeof loadFixture>>;
 before(async () => {
   full = await loadFixture('full');
 });
-beforeEach(() => browserLanguages(['en-US', 'en']));
+beforeEach(() => {
+  browserLanguages(['en-US', 'en']);
+  // Each test is a first visit: a configuration cached by an earlier test would make the read `ready` at once
+  // (the cache itself: widget-config-cache.test.ts).
+  clearWidgetConfigCache();
+});
 afterEach(() => {
   delete (navigator as { languages?: readonly string[] }).languages;
 });
