@@ -4,4 +4,5 @@
  */
 export { allowedUrl, isLinkAllowed } from './link-policy.js';
 export type { LinkPolicy } from './link-policy.js';
-export { fragmentToHtml, renderMarkdown, renderSafeHtml } from './render.js';
+export { fragmentToHtml, renderMarkdown, renderSafeHtml, splitMarkdown, type MarkdownBlock } from './render.js';
+export { IncrementalMarkdown } from './incremental.js';

@@ -40,20 +40,18 @@ function getPurifier(): DOMPurifyInstance | null {
 }
 
 /**
- * Our own marked instance (GFM, `breaks: true`, synchronous). A bare `www.example.com` autolink gets `https://`
- * rather than marked's `http://`, so it can pass a policy that does not allow http.
+ * A bare `www.example.com` autolink gets `https://` rather than marked's `http://`, so it can pass a policy that does
+ * not allow http (marked's `walkTokens`: changes the token in place).
  */
+function httpsForWww(token: Token): void {
+  if (token.type === 'link' && token.autolink === true && /^www\./i.test(token.raw) && token.href === `http://${token.raw}`) {
+    token.href = `https://${token.raw}`;
+  }
+}
+
+/** Our own marked instance (GFM, `breaks: true`, synchronous, {@link httpsForWww}). */
 function getMarked(): Marked {
-  markdown ??= new Marked({
-    async: false,
-    gfm: true,
-    breaks: true,
-    walkTokens(token: Token) {
-      if (token.type === 'link' && token.autolink === true && /^www\./i.test(token.raw) && token.href === `http://${token.raw}`) {
-        token.href = `https://${token.raw}`;
-      }
-    },
-  });
+  markdown ??= new Marked({ async: false, gfm: true, breaks: true, walkTokens: httpsForWww });
   return markdown;
 }
 
@@ -127,6 +125,52 @@ export function renderMarkdown(markdown: string, policy: LinkPolicy): DocumentFr
     return sanitize(html, policy) ?? textFragment(markdown);
   } catch {
     return textFragment(markdown);
+  }
+}
+
+/** One top-level block of agent markdown (a paragraph, a list, a code block, a table…), see {@link splitMarkdown}. */
+export interface MarkdownBlock {
+  /** The block's own source text; the blocks' `raw`s joined give back the whole text. */
+  readonly raw: string;
+  /**
+   * Renders the block through the pipeline (marked → DOMPurify → link policy) to a fresh `DocumentFragment` of the
+   * current document. Throws if marked or the sanitiser does (the caller falls back to {@link renderMarkdown}).
+   */
+  render(): DocumentFragment;
+}
+
+/**
+ * Splits agent markdown into its top-level blocks (marked's lexer, GFM with `breaks`, as {@link renderMarkdown}), so a
+ * text that grows, a streamed reply, can be rendered block by block: the blocks' fragments, in order, make the same DOM
+ * as `renderMarkdown(markdown, policy)`. A block keeps its rendering while its `raw`, and every `raw` before it, stay
+ * the same.
+ *
+ * Shapes: `markdown` is untrusted text; the result lists its blocks in order (none for an empty text), or is `null`
+ * when the text cannot be rendered block by block and must be rendered whole: raw HTML in it (an open tag in one block
+ * may reach into the next when parsed whole; a `<` that marked escapes, in text or code, is not), reference-style link
+ * definitions (`[x]: url` changes links in other blocks), a top-level run of text (which marked joins), or no sanitiser.
+ * Errors: never throws; when marked fails, `null`.
+ *
+ * Implements PROTOCOL.md section 2, Link policy (the same pipeline as `renderMarkdown`).
+ */
+export function splitMarkdown(markdown: string, policy: LinkPolicy): MarkdownBlock[] | null {
+  if (typeof markdown !== 'string' || !getPurifier()) return null;
+  try {
+    const marked = getMarked();
+    const tokens = marked.lexer(markdown);
+    if (Object.keys(tokens.links).length > 0 || tokens.some((token) => token.type === 'text' || token.type === 'def')) return null;
+    let rawHtml = false;
+    marked.walkTokens(tokens, (token) => {
+      httpsForWww(token);
+      if (token.type === 'html') rawHtml = true;
+    });
+    if (rawHtml) return null;
+    return tokens.map((token) => ({
+      raw: token.raw,
+      render: () => sanitize(marked.parser([token]), policy) ?? textFragment(token.raw),
+    }));
+  } catch {
+    return null;
   }
 }
 

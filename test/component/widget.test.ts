@@ -128,6 +128,8 @@ describe('<voice-agent-widget> layout', () => {
     }
     await until(() => $$(el, '.message.agent').at(-1)!.textContent!.includes('markdown sample'), 'last reply');
     await el.updateComplete;
+    // The transcript follows in the frame after the update (once laid out): wait for it.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     const log = $(el, '[part~="transcript"]')!;
     expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
     expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(2);

@@ -292,8 +292,8 @@ describe('faults injected into the reference service', () => {
         expect(messages(el).map((m) => m.text)).to.have.members([FIRST_MESSAGE, 'hello', messages(el).find((m) => m.text.startsWith('You said: hello'))!.text]);
         expect($$(el, '.message.user.unsent')).to.have.length(0);
         expect(notices(el)).to.deep.equal([ERROR]);
-        const log = $(el, '[part~="transcript"]')!;
-        expect(log.lastElementChild!.textContent!.trim(), 'the notice comes last').to.equal(ERROR);
+        const lines = $$(el, '[part~="transcript"] :is([part~="message"], [part~="notice"])');
+        expect(lines.at(-1)!.textContent!.trim(), 'the notice comes last').to.equal(ERROR);
         expect(statusText(el)).to.equal('');
         expect(button(el, 'End')).to.equal(undefined);
 

@@ -10,7 +10,7 @@ import * as log from '../../internal/console.js';
 
 /** One line of the transcript. Agent text is markdown (rendered by src/markdown); user text is plain text. */
 export interface TranscriptEntry {
-  /** Stable key for rendering. */
+  /** Stable key for rendering; keys grow along the transcript (entries are only ever added at its end). */
   readonly key: number;
   readonly role: 'agent' | 'user' | 'notice' | 'tool';
   text: string;
@@ -123,7 +123,7 @@ export class ConversationController implements ReactiveController {
       this.#message('agent', entry.text, response.event_id, false);
     });
     on('agent_response_correction', ({ agent_response_correction_event: correction }) => {
-      const entry = this.transcript.find((t) => t.role === 'agent' && t.eventId === correction.event_id);
+      const entry = this.#findAgent(correction.event_id);
       if (entry) entry.text = correction.corrected_agent_response;
       this.#message('agent', correction.corrected_agent_response, correction.event_id, true);
     });
@@ -284,9 +284,18 @@ export class ConversationController implements ReactiveController {
     this.host.requestUpdate();
   }
 
+  /** The agent entry of turn `eventId`, added when there is none. */
   #agentEntry(eventId: number): TranscriptEntry {
-    const found = this.transcript.find((t) => t.role === 'agent' && t.eventId === eventId);
-    return found ?? this.#add({ role: 'agent', text: '', eventId, streaming: true });
+    return this.#findAgent(eventId) ?? this.#add({ role: 'agent', text: '', eventId, streaming: true });
+  }
+
+  /** The agent entry of turn `eventId`, or undefined: from the end, so a delta costs the same in a long transcript. */
+  #findAgent(eventId: number): TranscriptEntry | undefined {
+    for (let i = this.transcript.length - 1; i >= 0; i--) {
+      const entry = this.transcript[i]!;
+      if (entry.role === 'agent' && entry.eventId === eventId) return entry;
+    }
+    return undefined;
   }
 
   #add(entry: Omit<TranscriptEntry, 'key'>): TranscriptEntry {

@@ -19,11 +19,14 @@ export interface MessageRatingOptions {
  * Sent once: the choice stays pressed (`aria-pressed`) and both buttons are disabled after it.
  */
 export function messageRating({ entry, texts, onRate }: MessageRatingOptions): TemplateResult {
+  // Both buttons in one template, no list: a long transcript holds one of these per agent message, and each list item
+  // would add marker nodes of its own.
   return html`<div part="rating" class="code-actions">
-    ${(['like', 'dislike'] as const).map(
-      (score) => html`<button part="button ${score}-button" class="link" type="button" aria-label=${texts[score]} aria-pressed=${entry.score === score ? 'true' : 'false'} ?disabled=${!!entry.score} @click=${() => onRate(entry, score)}>
-        ${score === 'like' ? '👍' : '👎'}
-      </button>`,
-    )}
+    <button part="button like-button" class="link" type="button" aria-label=${texts.like} aria-pressed=${entry.score === 'like' ? 'true' : 'false'} ?disabled=${!!entry.score} @click=${() => onRate(entry, 'like')}>
+      👍
+    </button>
+    <button part="button dislike-button" class="link" type="button" aria-label=${texts.dislike} aria-pressed=${entry.score === 'dislike' ? 'true' : 'false'} ?disabled=${!!entry.score} @click=${() => onRate(entry, 'dislike')}>
+      👎
+    </button>
   </div>`;
 }

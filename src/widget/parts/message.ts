@@ -2,17 +2,24 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { stripAudioTags } from '../../config/texts.js';
 import type { Labels } from '../../config/types.js';
 import type { LinkPolicy } from '../../markdown/link-policy.js';
-import { renderMarkdown } from '../../markdown/render.js';
+import { IncrementalMarkdown } from '../../markdown/incremental.js';
 import type { NoticeKind, TranscriptEntry } from '../controllers/conversation.js';
 import { codeActions } from './code-actions.js';
 import { messageRating, type MessageScore } from './message-rating.js';
 
+/** The rendered markdown of one owner: its `.md` element, kept rendered, and the labels of its code actions. */
+interface Rendered {
+  readonly markdown: IncrementalMarkdown;
+  texts: Labels;
+}
+
 /**
- * The rendered markdown of an entry under one link policy, kept while its text does not change: one `.md` element per
- * entry, which Lit moves into whichever part shows it (the panel closed and opened again, the element re-added), never
- * re-parsed. A new policy (the configuration changed) has a cache of its own.
+ * The rendered markdown of each owner under one link policy: one `.md` element per entry, which Lit moves into whichever
+ * part shows it (the panel closed and opened again, the element re-added). A finished message is parsed once; a
+ * streaming one re-renders only its last, growing block per delta (IncrementalMarkdown). A new policy (the
+ * configuration changed) has a cache of its own.
  */
-const rendered = new WeakMap<LinkPolicy, WeakMap<object, { text: string; node: HTMLElement }>>();
+const rendered = new WeakMap<LinkPolicy, WeakMap<object, Rendered>>();
 
 /** Options of `agentContent`. */
 export interface AgentContentOptions {
@@ -24,18 +31,26 @@ export interface AgentContentOptions {
   texts: Labels;
 }
 
-/** Agent markdown through the one pipeline (marked → DOMPurify → link policy), with code actions under each code block. */
+/**
+ * Agent markdown through the one pipeline (marked → DOMPurify → link policy), with code actions under each code block:
+ * the owner's `.md` element, updated in place to show `text`.
+ */
 export function agentContent({ owner, text, linkPolicy, texts }: AgentContentOptions): HTMLElement {
-  const cache = rendered.get(linkPolicy) ?? new WeakMap<object, { text: string; node: HTMLElement }>();
-  rendered.set(linkPolicy, cache);
-  const cached = cache.get(owner);
-  if (cached?.text === text) return cached.node;
-  const node = document.createElement('div');
-  node.className = 'md';
-  node.append(renderMarkdown(text, linkPolicy));
-  node.querySelectorAll('pre').forEach((pre) => codeActions({ pre, texts }));
-  cache.set(owner, { text, node });
-  return node;
+  let cache = rendered.get(linkPolicy);
+  if (!cache) rendered.set(linkPolicy, (cache = new WeakMap()));
+  let view = cache.get(owner);
+  if (!view) {
+    const node = document.createElement('div');
+    node.className = 'md';
+    const made: Rendered = {
+      texts,
+      markdown: new IncrementalMarkdown(node, linkPolicy, (fragment) => fragment.querySelectorAll('pre').forEach((pre) => codeActions({ pre, texts: made.texts }))),
+    };
+    cache.set(owner, (view = made));
+  }
+  view.texts = texts;
+  view.markdown.update(text);
+  return view.markdown.container;
 }
 
 /** Options of `message`. */

@@ -1,4 +1,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
+import { Directive, directive } from 'lit/directive.js';
+import { guard } from 'lit/directives/guard.js';
+import { repeat } from 'lit/directives/repeat.js';
 import { stripAudioTags } from '../../config/texts.js';
 import type { Labels } from '../../config/types.js';
 import type { LinkPolicy } from '../../markdown/link-policy.js';
@@ -26,17 +29,123 @@ export interface TranscriptOptions {
 /**
  * The transcript (`part="transcript"`): a `role="log"` list, so screen readers announce each new line, focusable to
  * scroll from the keyboard. Agent lines go through the markdown pipeline; user lines are bound as text.
+ *
+ * Each line re-renders only when what it shows changed (see `TranscriptLines`), so a streamed delta costs the same in a
+ * transcript of 10 lines as of 2,000; blocks of lines out of view skip style, layout and paint (`content-visibility`,
+ * below). The lines are wrapped in one element (`.lines`), which `FollowTranscriptController` observes to follow the end.
  */
-export function transcript({ entries, texts, linkPolicy, greeting, stripTags, onScroll, onRate, onResend }: TranscriptOptions): TemplateResult {
+export function transcript(options: TranscriptOptions): TemplateResult {
+  const { texts, linkPolicy, greeting, stripTags, onScroll } = options;
   return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.transcript} tabindex="0" @scroll=${onScroll}>
-    ${greeting
-      ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent({
-          owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts,
-        })}</div>`
-      : nothing}
-    ${entries.map((entry) => message({ entry, texts, linkPolicy, stripTags, onRate, onResend }))}
+    <div class="lines">
+      ${greeting
+        ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent({
+            owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts,
+          })}</div>`
+        : nothing}
+      ${transcriptLines(options)}
+    </div>
   </div>`;
 }
+
+/** Lines per block (`.block`): a block is the unit that skips rendering out of view and that a delta re-renders. */
+const BLOCK_LINES = 32;
+
+/** How many values of a line's state `writeLineState` writes. */
+const LINE_STATE = 8;
+
+/**
+ * Writes into `state`, from `at` on, what `entry`'s line shows besides the options every line shares (`LINE_STATE`
+ * values): its line re-renders when one of these changed. An entry is changed in place by the conversation controller
+ * (a delta appends to `text`), so its fields are compared, not only the entry.
+ * @returns whether any of them differed from what `state` held
+ */
+function writeLineState(state: unknown[], at: number, entry: TranscriptEntry): boolean {
+  const { text, streaming, delivery, notice, tool, score, eventId } = entry;
+  if (
+    state[at] === entry && state[at + 1] === text && state[at + 2] === streaming && state[at + 3] === delivery &&
+    state[at + 4] === notice && state[at + 5] === tool && state[at + 6] === score && state[at + 7] === eventId
+  ) return false;
+  state.splice(at, LINE_STATE, entry, text, streaming, delivery, notice, tool, score, eventId);
+  return true;
+}
+
+/** What a block's lines showed when last rendered (the shared options, then each line's state) and its version. */
+interface BlockMemo {
+  readonly state: unknown[];
+  version: number;
+}
+
+/** One block of the latest render: its entries are `entries[start..end)`; `version` changes when they show otherwise. */
+interface Block {
+  readonly key: number;
+  readonly start: number;
+  readonly end: number;
+  readonly version: number;
+}
+
+/**
+ * The transcript's lines, in blocks of up to `BLOCK_LINES` consecutive entries whose keys share `key / BLOCK_LINES`
+ * (keys grow along the transcript, so an entry stays in its block while others come and go). A block, and in it a line,
+ * is rendered again only when what its lines show or the shared options (labels, link policy, audio tags, whether
+ * ratings are offered) changed: a delta re-renders the streaming message and no other, and the work per delta does not
+ * grow with the transcript (comparing a block's lines allocates nothing). Lines are keyed by `TranscriptEntry.key` (a
+ * line that moves keeps its DOM). Their buttons call the latest `onRate` / `onResend` given, though the line itself
+ * was rendered with earlier options.
+ */
+class TranscriptLines extends Directive {
+  /** The options of the latest render. */
+  #latest: TranscriptOptions | null = null;
+  /** The blocks of the latest render by key (their first entry's). */
+  #memos = new Map<number, BlockMemo>();
+  readonly #onRate = (entry: TranscriptEntry, score: MessageScore): void => this.#latest?.onRate?.(entry, score);
+  readonly #onResend = (entry: TranscriptEntry): void => this.#latest?.onResend(entry);
+
+  render(options: TranscriptOptions): unknown {
+    this.#latest = options;
+    const { entries, texts, linkPolicy, stripTags } = options;
+    const onRate = options.onRate ? this.#onRate : null;
+    const onResend = this.#onResend;
+    const shared = [texts, linkPolicy, stripTags, onRate];
+    const blocks: Block[] = [];
+    const memos = new Map<number, BlockMemo>();
+    for (let start = 0, end: number; start < entries.length; start = end) {
+      const id = Math.floor(entries[start]!.key / BLOCK_LINES);
+      for (end = start + 1; end < entries.length && Math.floor(entries[end]!.key / BLOCK_LINES) === id; end++);
+      const key = entries[start]!.key;
+      const memo = this.#memos.get(key) ?? { state: [], version: 0 };
+      const length = shared.length + (end - start) * LINE_STATE;
+      let changed = memo.state.length !== length;
+      memo.state.length = length;
+      for (let i = 0; i < shared.length; i++) {
+        if (memo.state[i] === shared[i]) continue;
+        memo.state[i] = shared[i];
+        changed = true;
+      }
+      for (let i = start, at = shared.length; i < end; i++, at += LINE_STATE) {
+        if (writeLineState(memo.state, at, entries[i]!)) changed = true;
+      }
+      if (changed) memo.version++;
+      memos.set(key, memo);
+      blocks.push({ key, start, end, version: memo.version });
+    }
+    this.#memos = memos;
+    const line = (entry: TranscriptEntry): unknown => {
+      const state = [...shared];
+      writeLineState(state, shared.length, entry);
+      return guard(state, () => message({ entry, texts, linkPolicy, stripTags, onRate, onResend }));
+    };
+    return repeat(
+      blocks,
+      (block) => block.key,
+      (block) =>
+        guard([block.version], () => html`<div class="block">${repeat(entries.slice(block.start, block.end), (entry) => entry.key, line)}</div>`),
+    );
+  }
+}
+
+/** The lines of `options.entries` (see `TranscriptLines`); one directive per transcript element, which keeps its state. */
+const transcriptLines = directive(TranscriptLines);
 
 export const transcriptStyles = css`
   .transcript {
@@ -49,5 +158,25 @@ export const transcriptStyles = css`
   }
   .transcript:focus-visible {
     outline-offset: -2px;
+  }
+  /* The lines, in one element: the one the follow controller observes (follow-transcript.ts), in blocks. */
+  .lines {
+    flex: none;
+    display: flex;
+    flex-direction: column;
+    gap: inherit;
+  }
+  /*
+   * A block of lines out of view skips style, layout and paint, keeping the height it had when last shown (1600 px
+   * before it ever was). Its box reaches 6 px past its lines, so their focus rings are not clipped.
+   */
+  .block {
+    display: flex;
+    flex-direction: column;
+    gap: inherit;
+    padding: 6px;
+    margin: -6px;
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto 1600px;
   }
 `;

@@ -1,0 +1,65 @@
+/**
+ * The real element's transcript in a text conversation with the reference service over a real socket, with frames
+ * handed to the widget's own socket as the service sends them (`inject`): a streamed delta changes the streaming
+ * message and nothing else, and in it only the block that grew (issue 11 item 5). Its cost is measured by
+ * `npm run bench:transcript`, never here.
+ */
+import { expect } from '@open-wc/testing';
+import { until } from '../helpers.js';
+import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
+import { watchEachCall } from './voice-helpers.js';
+
+/** Resolves after the next frame has been rendered (the transcript follows its end then). */
+const frame = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+
+const part = (text: string, type: 'start' | 'delta' | 'stop', eventId: number) => ({
+  type: 'agent_chat_response_part', text_response_part: { text, type, event_id: eventId },
+});
+
+describe('the transcript of the real element', () => {
+  const watch = watchEachCall();
+
+  it('changes only the streaming message on a delta, and in it only the block that grew', async () => {
+    const el = await mountWidget('agent_minimal');
+    await openPanel(el);
+    await el.startConversation({ mode: 'text' });
+    await until(() => $(el, '.message.agent[aria-busy="false"]'), "the service's first message");
+    for (let i = 0; i < 40; i++) {
+      watch.inject({ type: 'user_transcript', user_transcription_event: { user_transcript: `question ${i}`, event_id: 100 + i } });
+      watch.inject({ type: 'agent_response', agent_response_event: { agent_response: `Answer **${i}**, see [docs](https://example.com).\n\n- one\n- two`, event_id: 100 + i } });
+    }
+    watch.inject(part('', 'start', 500));
+    watch.inject(part('The intro paragraph.\n\nThe second', 'delta', 500));
+    await el.updateComplete;
+    const lines = $$(el, '.lines .message');
+    expect(lines).to.have.length(1 + 80 + 1);
+    const streaming = lines.at(-1)!;
+    expect(streaming.getAttribute('aria-busy')).to.equal('true');
+    const intro = streaming.querySelector('p')!;
+
+    const changed: Node[] = [];
+    const observer = new MutationObserver((records) => changed.push(...records.map((r) => r.target)));
+    observer.observe($(el, '.lines')!, { subtree: true, childList: true, characterData: true, attributes: true });
+    watch.inject(part(' one grows', 'delta', 500));
+    await el.updateComplete;
+    changed.push(...observer.takeRecords().map((r) => r.target));
+    observer.disconnect();
+    expect(streaming.querySelectorAll('p')[1]!.textContent).to.equal('The second one grows');
+    expect(changed.length, 'the delta changed the DOM').to.be.greaterThan(0);
+    expect(changed.filter((node) => !streaming.contains(node)), 'nodes changed outside the streaming message').to.deep.equal([]);
+    expect(streaming.querySelector('p'), 'the finished first paragraph kept its node').to.equal(intro);
+    expect($$(el, '.lines .message'), 'every message kept its element').to.deep.equal(lines);
+
+    // The reply ends as the whole text: nothing is rendered again, the transcript shows its end.
+    watch.inject(part('', 'stop', 500));
+    watch.inject({ type: 'agent_response', agent_response_event: { agent_response: 'The intro paragraph.\n\nThe second one grows', event_id: 500 } });
+    await el.updateComplete;
+    expect(streaming.getAttribute('aria-busy')).to.equal('false');
+    expect(streaming.querySelector('p')).to.equal(intro);
+    await frame();
+    const log = $(el, '[part~="transcript"]')!;
+    expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
+    expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(2);
+    await expect(el).to.be.accessible();
+  });
+});

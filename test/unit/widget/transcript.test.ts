@@ -1,0 +1,143 @@
+// The transcript part (src/widget/parts/transcript.ts) as the element renders it: a streamed delta re-renders the
+// streaming message and no other line, and in it only the markdown block that grew (issue 11 item 5).
+import { expect, fixture } from '@open-wc/testing';
+import { html, render } from 'lit';
+import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../../src/config/defaults.js';
+import type { Labels } from '../../../src/config/types.js';
+import type { LinkPolicy } from '../../../src/markdown/link-policy.js';
+import type { TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
+import { transcript, type TranscriptOptions } from '../../../src/widget/parts/transcript.js';
+
+const POLICY: LinkPolicy = { allowedHosts: ['example.com'], includeWww: false, allowHttp: false, pageUrl: 'https://shop.test/' };
+
+/** An agent reply of markdown: a paragraph with a link, a list, and in every third one a code block. */
+const reply = (i: number): string =>
+  `Answer **${i}**: see [the docs](https://example.com/docs/${i}).\n\n- first\n- second${i % 3 ? '' : '\n\n```\nconst x = 1;\n```'}`;
+
+/**
+ * A transcript of 69 lines (three blocks of lines) as a conversation leaves it: agent replies (one rated), the
+ * visitor's messages (one unsent), a client tool's status, a notice, and last an agent reply that is streaming.
+ */
+function conversation(): { entries: TranscriptEntry[]; streaming: TranscriptEntry } {
+  const entries: TranscriptEntry[] = [];
+  let key = 1;
+  const add = (entry: Omit<TranscriptEntry, 'key'>): TranscriptEntry => {
+    const full = { ...entry, key: key++ };
+    entries.push(full);
+    return full;
+  };
+  for (let i = 0; i < 33; i++) {
+    add({ role: 'user', text: `question ${i}`, eventId: i, streaming: false, delivery: i === 5 ? 'unsent' : 'sent' });
+    add({ role: 'agent', text: reply(i), eventId: i, streaming: false, ...(i === 7 ? { score: 'like' as const } : {}) });
+  }
+  add({ role: 'tool', text: 'lookup', eventId: null, streaming: false, tool: 'done' });
+  add({ role: 'notice', text: '', eventId: null, streaming: false, notice: 'text_mode' });
+  const streaming = add({ role: 'agent', text: 'The intro paragraph.\n\nThe second one', eventId: 99, streaming: true });
+  return { entries, streaming };
+}
+
+/** Labels that count which of them are read. */
+function countedLabels(): { texts: Labels; read: Set<string> } {
+  const read = new Set<string>();
+  const texts = new Proxy({ ...DEFAULT_TEXTS, ...WIDGET_LABELS } as Labels, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') read.add(key);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { texts, read };
+}
+
+/** Options as the element passes them on each update: fresh callbacks every time. */
+function options(entries: TranscriptEntry[], texts: Labels, calls: string[] = [], tag = ''): TranscriptOptions {
+  return {
+    entries, texts, linkPolicy: POLICY, greeting: null, stripTags: true,
+    onScroll: () => {},
+    onRate: (entry, score) => calls.push(`${tag}rate ${entry.key} ${score}`),
+    onResend: (entry) => calls.push(`${tag}resend ${entry.key}`),
+  };
+}
+
+describe('transcript part', () => {
+  it('re-renders only the streaming message on a delta, and in it only the block that grew', async () => {
+    const { entries, streaming } = conversation();
+    const { texts, read } = countedLabels();
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    render(transcript(options(entries, texts)), container);
+    const lines = [...container.querySelectorAll('.lines .message, .lines .notice, .lines .resend')];
+    expect(lines, "69 lines and a resend button").to.have.length(70);
+    const streamingLine = lines.at(-1)!;
+    const intro = streamingLine.querySelector('p')!;
+    expect(intro.textContent).to.equal('The intro paragraph.');
+
+    const mutated: Node[] = [];
+    const observer = new MutationObserver((records) => mutated.push(...records.map((r) => r.target)));
+    observer.observe(container, { subtree: true, childList: true, characterData: true, attributes: true });
+    read.clear();
+    streaming.text += ' grows by a few words';
+    render(transcript(options(entries, texts)), container);
+    mutated.push(...observer.takeRecords().map((r) => r.target));
+    observer.disconnect();
+
+    expect(streamingLine.querySelectorAll('p')[1]!.textContent).to.equal('The second one grows by a few words');
+    expect(mutated.length, 'the delta changed the DOM').to.be.greaterThan(0);
+    expect(mutated.filter((node) => !streamingLine.contains(node)), 'nodes changed outside the streaming message').to.deep.equal([]);
+    expect(streamingLine.querySelector('p'), 'the finished first paragraph kept its node').to.equal(intro);
+    expect([...container.querySelectorAll('.lines .message, .lines .notice, .lines .resend')], 'every line kept its element').to.deep.equal(lines);
+    // No other line was rendered again: none of their labels (like, dislike, send again, notice, tool status) was read.
+    expect([...read].filter((key) => key !== 'transcript')).to.deep.equal([]);
+  });
+
+  it('re-renders a line whose entry changed in place: delivery, rating, tool status, end of streaming', async () => {
+    const { entries, streaming } = conversation();
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    const { texts } = countedLabels();
+    render(transcript(options(entries, texts)), container);
+    const rated = entries.find((e) => e.role === 'agent' && !e.score)!;
+    const tool = entries.find((e) => e.role === 'tool')!;
+    const unsent = entries.find((e) => e.delivery === 'unsent')!;
+    rated.score = 'dislike';
+    tool.tool = 'error';
+    unsent.delivery = 'sent';
+    streaming.streaming = false;
+    render(transcript(options(entries, texts)), container);
+    const agentLines = [...container.querySelectorAll('.message.agent')];
+    const ratedLine = agentLines[entries.filter((e) => e.role === 'agent').indexOf(rated)]!;
+    expect(ratedLine.querySelector('[part~="dislike-button"]')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(container.querySelector('[part~="tool-status"]')!.textContent).to.equal(texts.agent_error);
+    expect(container.querySelector('.message.unsent'), 'no unsent message left').to.equal(null);
+    expect(container.querySelector('[part~="resend-button"]')).to.equal(null);
+    expect(agentLines.at(-1)!.getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it("calls the latest callbacks from lines that were not rendered again", async () => {
+    const { entries } = conversation();
+    const { texts } = countedLabels();
+    const calls: string[] = [];
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    render(transcript(options(entries, texts, calls, 'first ')), container);
+    render(transcript(options(entries, texts, calls, 'latest ')), container);
+    container.querySelector<HTMLButtonElement>('[part~="resend-button"]')!.click();
+    const unrated = [...container.querySelectorAll<HTMLButtonElement>('[part~="like-button"]')].find((b) => !b.disabled)!;
+    unrated.click();
+    const unsent = entries.find((e) => e.delivery === 'unsent')!;
+    expect(calls).to.have.length(2);
+    expect(calls[0]).to.equal(`latest resend ${unsent.key}`);
+    expect(calls[1]).to.match(/^latest rate \d+ like$/);
+  });
+
+  it('keeps the other lines when one leaves the transcript (a message sent again)', async () => {
+    const { entries } = conversation();
+    const { texts } = countedLabels();
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    render(transcript(options(entries, texts)), container);
+    const before = [...container.querySelectorAll('.message')];
+    const index = entries.findIndex((e) => e.delivery === 'unsent');
+    const [removed] = entries.splice(index, 1);
+    entries.push({ ...removed!, key: 1000, delivery: 'pending' });
+    render(transcript(options(entries, texts)), container);
+    const after = [...container.querySelectorAll('.message')];
+    expect(after.at(-1)!.textContent!.trim()).to.equal(removed!.text);
+    expect(after.slice(0, -1), 'the other lines kept their elements, in order').to.deep.equal(before.filter((_, i) => i !== index));
+  });
+});
