@@ -104,13 +104,17 @@ export function attributeFor(field: string, values: AttributeValues): string | n
 /** The `dynamic-variables` of PROTOCOL.md section 3 (initiation `dynamic_variables`): name → string, number or boolean. */
 export type DynamicVariables = Record<string, string | number | boolean>;
 
+/** At most this many keys are read from `dynamic-variables` or `text-contents`; a larger object is reported and ignored. */
+export const MAX_JSON_KEYS = 200;
+
 /**
- * Reads the `dynamic-variables` attribute: a JSON object of string (at most `MAX_LONG_TEXT_LENGTH` characters),
- * finite number and boolean values. Never throws: what is not JSON or not an object is reported (console error) and
- * gives `{}`; a value of another kind is reported (console warning) and left out.
+ * Reads `dynamic-variables` (PROTOCOL.md section 3, initiation `dynamic_variables`), as the attribute's JSON text or as
+ * the property's object: string (at most `MAX_LONG_TEXT_LENGTH` characters), finite number and boolean values. Never
+ * throws: what is not a JSON object (or an object) is reported (console error) and gives `{}`; a value of another kind
+ * is reported (console warning) and left out.
  */
-export function parseDynamicVariables(value: string): DynamicVariables {
-  return checkDynamicVariables('dynamic-variables', parseJsonObject('dynamic-variables', value));
+export function parseDynamicVariables(value: unknown): DynamicVariables {
+  return checkDynamicVariables('dynamic-variables', readObject('dynamic-variables', value));
 }
 
 /**
@@ -119,7 +123,7 @@ export function parseDynamicVariables(value: string): DynamicVariables {
  */
 export function checkDynamicVariables(source: string, record: Record<string, unknown>): DynamicVariables {
   const variables: DynamicVariables = {};
-  for (const [name, variable] of Object.entries(record)) {
+  for (const [name, variable] of entries(source, record)) {
     if ((typeof variable === 'string' && variable.length <= MAX_LONG_TEXT_LENGTH) || typeof variable === 'boolean' || (typeof variable === 'number' && Number.isFinite(variable))) {
       variables[name] = variable;
     } else log.warn(`${source}.${name} must be a string of at most ${MAX_LONG_TEXT_LENGTH} characters, a number or a boolean (got ${preview(variable)}); left out.`);
@@ -128,14 +132,14 @@ export function checkDynamicVariables(source: string, record: Record<string, unk
 }
 
 /**
- * Reads the `text-contents` attribute: a JSON object of labels of `text_contents` (PROTOCOL.md section 2, the first
- * step of the text precedence) or of the widget's own (`WIDGET_LABELS`), with string values of at most
- * `MAX_TEXT_LENGTH` characters. Never throws: an unknown key or a bad value is reported and left out; what is not a
- * JSON object gives `{}`.
+ * Reads `text-contents`, as the attribute's JSON text or as the property's object: labels of `text_contents`
+ * (PROTOCOL.md section 2, the first step of the text precedence) or of the widget's own (`WIDGET_LABELS`), with string
+ * values of at most `MAX_TEXT_LENGTH` characters. Never throws: an unknown key or a bad value is reported and left out;
+ * what is not a JSON object (or an object) gives `{}`.
  */
-export function parseTextContents(value: string): Partial<Labels> {
+export function parseTextContents(value: unknown): Partial<Labels> {
   const texts: Partial<Labels> = {};
-  for (const [key, label] of Object.entries(parseJsonObject('text-contents', value))) {
+  for (const [key, label] of entries('text-contents', readObject('text-contents', value))) {
     if (!(TEXT_KEYS as readonly string[]).includes(key) && !Object.hasOwn(WIDGET_LABELS, key)) log.warn(`text-contents.${key} is not a known label; ignored.`);
     else if (typeof label !== 'string' || label.length > MAX_TEXT_LENGTH) log.warn(`text-contents.${key} must be a string of at most ${MAX_TEXT_LENGTH} characters; ignored.`);
     else texts[key as keyof Labels] = label;
@@ -143,8 +147,17 @@ export function parseTextContents(value: string): Partial<Labels> {
   return texts;
 }
 
-/** A JSON-object attribute, or `{}` (reported) when it is not one; an empty value is `{}` and not reported. */
-function parseJsonObject(attribute: string, value: string): Record<string, unknown> {
+/**
+ * A JSON-object attribute's text or an object property, as a record; `{}` (reported) when it is neither. An empty text,
+ * null and undefined are `{}` and not reported.
+ */
+function readObject(attribute: string, value: unknown): Record<string, unknown> {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'string') {
+    if (isRecord(value)) return value;
+    log.error(`${attribute} must be an object or its JSON (got ${preview(value)}); it is ignored.`);
+    return {};
+  }
   if (!value.trim()) return {};
   try {
     const parsed: unknown = JSON.parse(value);
@@ -155,6 +168,53 @@ function parseJsonObject(attribute: string, value: string): Record<string, unkno
   }
   return {};
 }
+
+/** The own entries of an untrusted record: none (reported) when it has more than `MAX_JSON_KEYS` or its getters throw. */
+function entries(source: string, record: Record<string, unknown>): [string, unknown][] {
+  try {
+    const keys = Object.keys(record);
+    if (keys.length <= MAX_JSON_KEYS) return keys.map((key) => [key, record[key]]);
+    log.error(`${source} has ${keys.length} keys, more than ${MAX_JSON_KEYS}; it is ignored.`);
+  } catch (error) {
+    log.error(`${source} cannot be read (${(error as Error)?.message ?? error}); it is ignored.`);
+  }
+  return [];
+}
+
+/**
+ * The text an override property stands for, as `AttributeValues` hold it: a string as it is, a boolean of a boolean
+ * attribute as `true` / `false`, null and undefined as absent. Anything else (a number for a string, a function, an
+ * object) is reported through `report` and reads as absent: the configuration's value (or the default) stays.
+ */
+export function attributeText(name: ConfigAttribute | ConversationAttribute, value: unknown, report: (message: string) => void): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  const flag = BOOLEAN_ATTRIBUTES.has(name);
+  if (flag && typeof value === 'boolean') return String(value);
+  report(`property ${propertyOf(name)} must be ${flag ? 'true, false' : 'a string'} or null (got ${preview(value)}); ignored.`);
+  return null;
+}
+
+/**
+ * Lit's attribute converter of the boolean override attributes (`default-expanded`, `dismissible`, …): present and empty
+ * or `true` → true, `false` → false, absent → null; other text stays as it is, to be reported where it is read
+ * (`attributeLayer`). The property reflects as `""` (true), `false`, or no attribute (null).
+ */
+export const booleanAttribute = {
+  fromAttribute(value: string | null): boolean | string | null {
+    if (value === null) return null;
+    const text = value.trim().toLowerCase();
+    return text === '' || text === 'true' ? true : text === 'false' ? false : value;
+  },
+  toAttribute(value: unknown): string | null {
+    return value === true ? '' : value === false ? 'false' : typeof value === 'string' ? value : null;
+  },
+};
+
+/** Lit's converter of an attribute that reflects only strings: any other value removes the attribute. */
+export const textAttribute = {
+  toAttribute: (value: unknown): string | null => (typeof value === 'string' ? value : null),
+};
 
 /** Every attribute of the element that shapes the configuration or the conversation, as read into `AttributeValues`. */
 export const OVERRIDE_ATTRIBUTES = [...(Object.keys(CONFIG_ATTRIBUTES) as ConfigAttribute[]), ...CONVERSATION_ATTRIBUTES];

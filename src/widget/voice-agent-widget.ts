@@ -1,7 +1,12 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ClientTool } from '../events/before-start.js';
 import { MAX_TEXT_LENGTH } from '../config/defaults.js';
-import { OVERRIDE_ATTRIBUTES, propertyOf, type AttributeValues } from '../config/attributes.js';
+import {
+  OVERRIDE_ATTRIBUTES, attributeText, booleanAttribute, parseDynamicVariables, parseTextContents, propertyOf, textAttribute,
+  type AttributeValues, type DynamicVariables,
+} from '../config/attributes.js';
+import type { Labels } from '../config/types.js';
+import * as log from '../internal/console.js';
 import type { ConversationPanel, PanelShell } from './conversation-panel.js';
 import type { ClientToolHandler } from './controllers/conversation.js';
 import { ConversationLoaderController } from './controllers/conversation-loader.js';
@@ -94,7 +99,9 @@ export class VoiceAgentWidget extends LitElement {
 
   /**
    * The reactive properties (Lit's `static properties`, no decorator runtime in the first script): each attribute's
-   * property (declared with its type and JSDoc below) and the internal state.
+   * property (declared with its type and JSDoc below) and the internal state. The property is the one source of truth:
+   * an attribute converts into it (the JSON attributes into objects, the boolean ones into booleans), and the
+   * properties a page may style or select on (`variant`, `placement`, `language`, the layout booleans) reflect back.
    */
   static override properties = {
     panelOpen: { state: true },
@@ -103,17 +110,17 @@ export class VoiceAgentWidget extends LitElement {
     agentId: { attribute: 'agent-id' },
     serverUrl: { attribute: 'server-url' },
     signedUrl: { attribute: 'signed-url' },
-    dynamicVariables: { attribute: 'dynamic-variables' },
-    textContents: { attribute: 'text-contents' },
-    variant: {},
-    placement: {},
-    defaultExpanded: { attribute: 'default-expanded' },
-    alwaysExpanded: { attribute: 'always-expanded' },
-    dismissible: {},
-    transcript: {},
-    textInput: { attribute: 'text-input' },
-    micMuting: { attribute: 'mic-muting' },
-    language: {},
+    dynamicVariables: { attribute: 'dynamic-variables', converter: { fromAttribute: parseDynamicVariables } },
+    textContents: { attribute: 'text-contents', converter: { fromAttribute: parseTextContents } },
+    variant: { reflect: true, converter: textAttribute },
+    placement: { reflect: true, converter: textAttribute },
+    defaultExpanded: { attribute: 'default-expanded', reflect: true, converter: booleanAttribute },
+    alwaysExpanded: { attribute: 'always-expanded', reflect: true, converter: booleanAttribute },
+    dismissible: { reflect: true, converter: booleanAttribute },
+    transcript: { reflect: true, converter: booleanAttribute },
+    textInput: { attribute: 'text-input', reflect: true, converter: booleanAttribute },
+    micMuting: { attribute: 'mic-muting', reflect: true, converter: booleanAttribute },
+    language: { reflect: true, converter: textAttribute },
     markdownLinkAllowedHosts: { attribute: 'markdown-link-allowed-hosts' },
     avatarImageUrl: { attribute: 'avatar-image-url' },
     avatarOrbColor1: { attribute: 'avatar-orb-color-1' },
@@ -122,7 +129,7 @@ export class VoiceAgentWidget extends LitElement {
     overrideLanguage: { attribute: 'override-language' },
     overridePrompt: { attribute: 'override-prompt' },
     overrideVoiceId: { attribute: 'override-voice-id' },
-    overrideTextOnly: { attribute: 'override-text-only' },
+    overrideTextOnly: { attribute: 'override-text-only', converter: booleanAttribute },
     userId: { attribute: 'user-id' },
   };
 
@@ -161,26 +168,33 @@ export class VoiceAgentWidget extends LitElement {
   serverUrl = '';
   /** A ws(s) URL with `agent_id` and `conversation_signature` for a private agent (PROTOCOL.md section 3). */
   signedUrl: string | null = null;
-  /** JSON object of dynamic variables, string, number or boolean values (PROTOCOL.md section 3, initiation `dynamic_variables`). */
-  dynamicVariables = '';
-  /** JSON object of labels that win over the configuration's `text_contents` (PROTOCOL.md section 2; also `dismiss`, `like`, `dislike`). */
-  textContents = '';
+  /**
+   * Dynamic variables (PROTOCOL.md section 3, initiation `dynamic_variables`): name → string (at most 20000 characters),
+   * number or boolean. Set it as an object; the `dynamic-variables` attribute holds its JSON. Bad values are reported in
+   * the console and left out.
+   */
+  dynamicVariables: DynamicVariables = {};
+  /**
+   * Labels that win over the configuration's `text_contents` (PROTOCOL.md section 2; also the widget's own, `dismiss`,
+   * `like`, `dislike`, …): label → string. Set it as an object; the `text-contents` attribute holds its JSON.
+   */
+  textContents: Partial<Labels> = {};
   /** `tiny`, `compact` or `full`; overrides `variant` (PROTOCOL.md section 2). */
-  variant: string | null = null;
+  variant: 'tiny' | 'compact' | 'full' | null = null;
   /** `top-left`, `top`, `top-right`, `bottom-left`, `bottom`, `bottom-right`; overrides `placement`. */
-  placement: string | null = null;
-  /** Boolean (`true` / `false` / present); overrides `default_expanded`. */
-  defaultExpanded: string | null = null;
-  /** Boolean (`true` / `false` / present); overrides `always_expanded`. */
-  alwaysExpanded: string | null = null;
-  /** Boolean (`true` / `false` / present); overrides `dismissible`. */
-  dismissible: string | null = null;
-  /** Boolean (`true` / `false` / present); overrides `transcript_enabled`. */
-  transcript: string | null = null;
-  /** Boolean (`true` / `false` / present); overrides `text_input_enabled`. */
-  textInput: string | null = null;
-  /** Boolean (`true` / `false` / present); overrides `mic_muting_enabled`. */
-  micMuting: string | null = null;
+  placement: 'top-left' | 'top' | 'top-right' | 'bottom-left' | 'bottom' | 'bottom-right' | null = null;
+  /** True, false, or null for the configuration's value (attribute: present, `true`, `false`); overrides `default_expanded`. */
+  defaultExpanded: boolean | null = null;
+  /** True, false, or null for the configuration's value (attribute: present, `true`, `false`); overrides `always_expanded`. */
+  alwaysExpanded: boolean | null = null;
+  /** True, false, or null for the configuration's value (attribute: present, `true`, `false`); overrides `dismissible`. */
+  dismissible: boolean | null = null;
+  /** True, false, or null for the configuration's value (attribute: present, `true`, `false`); overrides `transcript_enabled`. */
+  transcript: boolean | null = null;
+  /** True, false, or null for the configuration's value (attribute: present, `true`, `false`); overrides `text_input_enabled`. */
+  textInput: boolean | null = null;
+  /** True, false, or null for the configuration's value (attribute: present, `true`, `false`); overrides `mic_muting_enabled`. */
+  micMuting: boolean | null = null;
   /** A language tag (`de`, `pt-br`); overrides `language` and the visitor's browser language. */
   language: string | null = null;
   /** Comma-separated hosts for links in agent replies; overrides `markdown_link_allowed_hosts`. */
@@ -199,8 +213,8 @@ export class VoiceAgentWidget extends LitElement {
   overridePrompt: string | null = null;
   /** Sent as the TTS voice id (SERVICE-INTERFACE.md 2.8 overrides). */
   overrideVoiceId: string | null = null;
-  /** Boolean (`true` / `false` / present), sent as `conversation.text_only`; default true (SERVICE-INTERFACE.md 2.8 overrides). */
-  overrideTextOnly: string | null = null;
+  /** True or false (attribute: present, `true`, `false`), sent as `conversation.text_only`; null: true (SERVICE-INTERFACE.md 2.8 overrides). */
+  overrideTextOnly: boolean | null = null;
   /** The visitor's id for the agent owner (initiation `user_id`, at most 256 characters). */
   userId: string | null = null;
 
@@ -214,9 +228,21 @@ export class VoiceAgentWidget extends LitElement {
     this.panelOpen = false;
   }
 
-  /** The override and conversation attributes, as their properties hold them (null when absent). */
+  /** The property values already reported as unusable, by attribute: each is told once, not on every update. */
+  readonly #reported = new Map<string, unknown>();
+
+  /**
+   * The override and conversation attributes as their properties hold them, as text (`attributeText`: null when absent;
+   * a value of the wrong type is reported once and reads as absent).
+   */
   #attributes(): AttributeValues {
-    return Object.fromEntries(OVERRIDE_ATTRIBUTES.map((name) => [name, this[propertyOf(name) as keyof this] as string | null]));
+    return Object.fromEntries(OVERRIDE_ATTRIBUTES.map((name) => {
+      const value: unknown = this[propertyOf(name) as keyof this];
+      return [name, attributeText(name, value, (message) => {
+        if (this.#reported.get(name) !== value) log.warn(message);
+        this.#reported.set(name, value);
+      })];
+    }));
   }
 
   get #open(): boolean {

@@ -23,10 +23,10 @@ export interface WidgetConfigArgs {
   agentId: string;
   serverUrl: string;
   signedUrl: string | null;
-  /** JSON of `dynamic-variables`. */
-  dynamicVariables: string;
-  /** JSON of `text-contents`. */
-  textContents: string;
+  /** The `dynamicVariables` property: an object, or JSON of one (untrusted either way). */
+  dynamicVariables: unknown;
+  /** The `textContents` property: an object, or JSON of one (untrusted either way). */
+  textContents: unknown;
   /** The override and conversation attributes (`variant`, …, `override-*`, `user-id`), null when absent. */
   attributes: AttributeValues;
 }
@@ -108,7 +108,7 @@ export class WidgetConfigController implements ReactiveController {
   #languageAttribute: string | null | undefined;
   #announced = false;
   readonly #validated = memo((raw: unknown, ...attributes: (string | null | undefined)[]) => this.#validate(raw, attributes));
-  readonly #labels = memo((config: WidgetConfig, language: string, textContents: string) => ({
+  readonly #labels = memo((config: WidgetConfig, language: string, textContents: unknown) => ({
     texts: resolveTexts(config, language, this.#textContents(textContents)),
     terms: termsFor(config, language),
   }));
