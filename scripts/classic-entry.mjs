@@ -66,7 +66,8 @@ function classicScript(code, shared, rename, fail) {
     out.overwrite(source.start, source.end, `new URL(${JSON.stringify(rename(specifier))},${BASE}).href`);
   }
   if (/\bimport\.meta\b/.test(code)) fail('import.meta is not available in a classic script');
-  out.prepend(`(function(){"use strict";var ${BASE}=document.currentScript instanceof HTMLScriptElement?document.currentScript.src:document.baseURI;`).append('})();\n');
+  // Not in a browser (Node importing the package's every entry, server rendering): nothing runs.
+  out.prepend(`(function(){"use strict";if(typeof document>"u")return;var ${BASE}=document.currentScript instanceof HTMLScriptElement?document.currentScript.src:document.baseURI;`).append('})();\n');
   return out.toString();
 }
 
