@@ -1,8 +1,9 @@
 import { VoiceAgentWidget } from './voice-agent-widget.js';
 import { recordScriptUrl } from '../client/paths.js';
 
-/** The element's tag name. */
-export const TAG_NAME = 'voice-agent-widget';
+import { TAG_NAME } from './tag-name.js';
+
+export { TAG_NAME };
 
 /**
  * Registers `<voice-agent-widget>` unless it is already registered (a script loaded twice does not throw;

@@ -63,18 +63,18 @@ describe('properties are the API', () => {
     window.addEventListener('error', onError);
     try {
       const { warnings, errors } = await captureConsole(async () => {
-        el['variant'] = 42;
-        el['dismissible'] = 'maybe';
-        el['language'] = () => 'de';
-        el['dynamicVariables'] = cyclic;
+        el['variant'] = 42 as never;
+        el['dismissible'] = 'maybe' as never;
+        el['language'] = (() => 'de') as never;
+        el['dynamicVariables'] = cyclic as never;
         await el.updateComplete;
         el.requestUpdate();
         await el.updateComplete;
-        el['textContents'] = huge;
+        el['textContents'] = huge as never;
         await el.updateComplete;
-        el['textContents'] = hostile;
+        el['textContents'] = hostile as never;
         await el.updateComplete;
-        el['dynamicVariables'] = 7;
+        el['dynamicVariables'] = 7 as never;
         await el.updateComplete;
       });
       const variant = warnings.filter((w) => w.includes('property variant must be a string or null (got 42)'));
