@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { startService } from './demo/service/service.mjs';
 import { chromiumArgsWithFakeMicrophone, chromiumPath } from './scripts/chromium.mjs';
 import { countReporter } from './test/count-reporter.mjs';
+import { frameworkAppsPlugin } from './test/frameworks/bundle-apps.mjs';
 
 
 /**
@@ -96,6 +97,7 @@ function cspPage({ policy }, serviceOrigin) {
 }
 
 export default {
+  // .test.ts only: the node:test files (test/service/*.test.mjs, test/frameworks/*.test.mjs) run under `node --test`.
   files: ['test/**/*.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
   rootDir: '.',
@@ -104,6 +106,8 @@ export default {
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
     referenceServicePlugin(),
+    // The framework apps of test/frameworks/ (React, Vue, Svelte, Angular), bundled against dist/ on first request.
+    frameworkAppsPlugin(),
   ],
   browsers: [
     playwrightLauncher({

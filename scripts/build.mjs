@@ -1,5 +1,6 @@
-// npm run build: the script-tag bundle (IIFE), the ES module entries and the .d.ts types, into dist/; and the custom
-// elements manifest, custom-elements.json at the project root (npm run analyze).
+// npm run build: the script-tag bundle (IIFE), the ES module entries and the .d.ts types, into dist/; the custom
+// elements manifest, custom-elements.json at the project root (npm run analyze); and from it the frameworks' types
+// (React, Vue, Svelte, Solid) into dist/types/frameworks/ (scripts/build-framework-types.mjs).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
@@ -10,4 +11,5 @@ run('npx', ['vite', 'build', '--mode', 'es', '--logLevel', 'warn']);
 run('node', ['scripts/build-worklets.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.build.json']);
 run('npm', ['run', '--silent', 'analyze']);
-console.log('built dist/voice-agent-widget.js, its worklets, dist/index.js, dist/define.js, dist/types/, custom-elements.json');
+run('node', ['scripts/build-framework-types.mjs']);
+console.log('built dist/voice-agent-widget.js, its worklets, dist/index.js, dist/define.js, dist/types/ (with frameworks/), custom-elements.json');
