@@ -50,6 +50,24 @@ describe('script-tag bundle from another origin', () => {
   });
 });
 
+/**
+ * axe-core run in the frame's own document (axe checks the document it is loaded in): the ids and first targets of the
+ * violations found in `el`.
+ */
+async function axeViolations(win: Window, el: Element): Promise<string[]> {
+  type Axe = { run(context: Element): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> };
+  const frame = win as Window & { axe?: Axe };
+  if (!frame.axe) {
+    const script = win.document.createElement('script');
+    script.src = new URL('/node_modules/axe-core/axe.min.js', location.href).href;
+    const loaded = new Promise((resolve, reject) => ((script.onload = resolve), (script.onerror = reject)));
+    win.document.head.append(script);
+    await loaded;
+  }
+  const { violations } = await frame.axe!.run(el);
+  return violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`);
+}
+
 /** The widget's chunk requests (`voice-agent-widget-*.js`) the frame's page made, as resource timing lists them. */
 const chunkRequests = (win: Window): PerformanceResourceTiming[] =>
   (win.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => /\/voice-agent-widget-[^/]+\.js$/.test(e.name));
@@ -73,6 +91,7 @@ describe('script-tag build: the launcher first, the conversation on intent', () 
       expect(placeholder!.getAttribute('role')).to.equal('status');
       expect(placeholder!.textContent).to.contain('Loading');
       expect(launcher.getAttribute('aria-expanded')).to.equal('true');
+      expect(await axeViolations(win, el), 'the loading state passes axe').to.deep.equal([]);
       const box = root().querySelector('[part~="panel"]')!.getBoundingClientRect();
       await until(() => root().querySelector('.composer input'), 'the panel, once the chunk arrived', 10000);
       const after = root().querySelector('[part~="panel"]')!.getBoundingClientRect();
@@ -98,6 +117,7 @@ describe('script-tag build: the launcher first, the conversation on intent', () 
       await until(() => root().querySelector('[part~="panel"] [role="alert"]'), 'the failure in the panel');
       expect(root().querySelector('[part~="panel"] [role="alert"]')!.textContent).to.equal('The conversation could not be loaded.');
       expect(root().querySelector('[part~="retry-button"]')!.textContent).to.equal('Try again');
+      expect(await axeViolations(win, el), 'the failed state passes axe').to.deep.equal([]);
       expect(logged.some((line) => line.includes('the conversation part could not be loaded') && line.includes('voice-agent-widget-')), logged.join('\n')).to.equal(true);
       let rejected: Error | null = null;
       await el.startConversation().catch((error: Error) => (rejected = error));
