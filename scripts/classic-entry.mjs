@@ -15,6 +15,7 @@
 // Anything else the conversion cannot keep correct (a static import in the entry, import.meta, a namespace import)
 // fails the build.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import MagicString from 'magic-string';
 import { parseAst } from 'vite';
 
@@ -28,7 +29,8 @@ export function classicEntry(entryFileName) {
       const chunks = Object.values(bundle).filter((chunk) => chunk.type === 'chunk' && chunk !== entry).sort((a, b) => a.fileName.localeCompare(b.fileName));
       // One key for the whole build, in the global's name and in every chunk's file name: an entry never meets a chunk
       // of another build (a CDN's cached copy), whose imports from the entry would not match its exports.
-      const hash = createHash('sha256').update(entry.code);
+      // The key covers this plugin too: a change of how it rewrites gives new chunk names.
+      const hash = createHash('sha256').update(readFileSync(new URL(import.meta.url))).update(entry.code);
       for (const chunk of chunks) hash.update(chunk.code);
       const key = hash.digest('hex').slice(0, 10);
       const shared = `globalThis[Symbol.for(${JSON.stringify(`voice-agent-widget:${key}`)})]`;
