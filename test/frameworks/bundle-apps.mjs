@@ -2,8 +2,9 @@
 // build would bundle them: against the BUILT package (dist/, through package.json "exports"), never src/. React, Svelte
 // and Angular with esbuild's JS API (esbuild-svelte compiles .svelte; Angular runs JIT with @angular/compiler), Vue
 // with Vite's build API and @vitejs/plugin-vue (the `isCustomElement` option README shows). Each bundle and its chunks
-// are kept in memory and served under /__frameworks__/<app>/; a node-rendered React page (react-dom/server) under
-// /__frameworks__/react-ssr/markup.js?serverUrl=… (test/frameworks/react-ssr.test.ts).
+// are kept in memory and served under /__frameworks__/<app>/; the React, Vue and Svelte pages rendered in Node
+// (react-dom/server, vue/server-renderer, svelte/server) under /__frameworks__/<app>-ssr/markup.js?serverUrl=…
+// (test/frameworks/*-ssr.test.ts).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,6 +72,22 @@ function esbuildOptions(link, entry, extra = {}) {
   };
 }
 
+/** Vite's plugins for the Vue app, client and server builds alike. */
+function vuePlugins(vue, link) {
+  return [
+    // As README shows: the compiler leaves <voice-agent-*> to the browser (no component resolution, no warning).
+    vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('voice-agent-') } } }),
+    {
+      name: 'the-installed-package',
+      enforce: 'pre',
+      resolveId(source, _importer, options) {
+        if (/^voice-agent-widget(\/|$)/.test(source)) return this.resolve(source, path.join(link, 'app.js'), { ...options, skipSelf: true });
+        return null;
+      },
+    },
+  ];
+}
+
 /** Bundles the app `name`; resolves to its files by name (`app.js`, chunks). */
 async function bundle(name, link) {
   await ensureBuiltPackage();
@@ -86,18 +103,7 @@ async function bundle(name, link) {
       logLevel: 'error',
       mode: 'development',
       define: { 'process.env.NODE_ENV': NODE_ENV },
-      plugins: [
-        // As README shows: the compiler leaves <voice-agent-*> to the browser (no component resolution, no warning).
-        vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('voice-agent-') } } }),
-        {
-          name: 'the-installed-package',
-          enforce: 'pre',
-          resolveId(source, _importer, options) {
-            if (/^voice-agent-widget(\/|$)/.test(source)) return this.resolve(source, path.join(link, 'app.js'), { ...options, skipSelf: true });
-            return null;
-          },
-        },
-      ],
+      plugins: vuePlugins(vue, link),
       build: {
         write: false,
         minify: false,
@@ -133,31 +139,63 @@ async function bundle(name, link) {
 }
 
 /**
- * The React app rendered in Node, as a server would (react-dom/server renderToString; the widget's define.js imported
- * there registers nothing): bundled for Node (a production build, as a server runs) into a scratch file, run in a
- * Node process of its own, the markup for `props` printed.
+ * The app `name` (react, vue, svelte) rendered in Node, as a server would (react-dom/server renderToString, Vue's
+ * createSSRApp + vue/server-renderer renderToString, svelte/server render; the widget's define.js imported there
+ * registers nothing): its apps/<name>/server entry bundled for Node (a production build, as a server runs) into a
+ * scratch file, run in a Node process of its own, the markup for `props` printed.
  */
-async function serverRender(link, props) {
+async function serverRender(name, link, props) {
   await ensureBuiltPackage();
-  const esbuild = await import('esbuild');
-  const outfile = path.join(link, 'server.mjs');
-  await esbuild.build({
-    entryPoints: [path.join(APPS, 'react', 'server.tsx')],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outfile,
-    nodePaths: [path.join(link, 'node_modules')],
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    jsx: 'automatic',
-    logLevel: 'silent',
-    // react-dom/server's CommonJS parts require Node built-ins: give the bundle a require.
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  });
+  const outfile = path.join(link, `${name}-server.mjs`);
+  if (name === 'vue') {
+    // Vite's SSR build: plugin-vue compiles App.vue for the server (with the client's isCustomElement); everything
+    // bundled in (vue, the package, lit), as for react and svelte.
+    const [{ build }, { default: vue }] = await Promise.all([import('vite'), import('@vitejs/plugin-vue')]);
+    await build({
+      configFile: false,
+      envFile: false,
+      publicDir: false,
+      root: path.join(APPS, 'vue'),
+      logLevel: 'error',
+      mode: 'production',
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      plugins: vuePlugins(vue, link),
+      ssr: { noExternal: true },
+      build: {
+        ssr: path.join(APPS, 'vue', 'server.ts'),
+        outDir: link,
+        emptyOutDir: false,
+        minify: false,
+        target: 'node20',
+        rolldownOptions: { output: { entryFileNames: `${name}-server.mjs`, format: 'es' } },
+      },
+    });
+  } else {
+    const esbuild = await import('esbuild');
+    const svelte = name === 'svelte' ? (await import('esbuild-svelte')).default : null;
+    await esbuild.build({
+      entryPoints: [path.join(APPS, name, name === 'react' ? 'server.tsx' : 'server.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      outfile,
+      nodePaths: [path.join(link, 'node_modules')],
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      jsx: 'automatic',
+      logLevel: 'silent',
+      ...(svelte && {
+        mainFields: ['svelte', 'module', 'main'],
+        conditions: ['svelte', 'node'],
+        plugins: [svelte({ compilerOptions: { generate: 'server' } })],
+      }),
+      // react-dom/server's CommonJS parts require Node built-ins: give the bundle a require.
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    });
+  }
   const script = `const { render } = await import(${JSON.stringify(pathToFileURL(outfile).href)});
 if (typeof document !== 'undefined') throw new Error('a DOM on the server');
-process.stdout.write(render(${JSON.stringify(props)}));`;
+process.stdout.write(await render(${JSON.stringify(props)}));`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: link });
   return stdout;
 }
@@ -175,8 +213,9 @@ export function frameworkAppsPlugin() {
       const [, name, file] = /^\/__frameworks__\/([\w-]+)\/([\w.-]+)$/.exec(context.path) ?? [];
       if (!name) return undefined;
       link ??= packageLink();
-      if (name === 'react-ssr' && file === 'markup.js') {
-        const markup = await serverRender(link, { serverUrl: String(context.query.serverUrl ?? ''), agentId: 'agent_demo_support', customerName: 'Grace', variant: 'compact' });
+      const [, ssr] = /^(react|vue|svelte)-ssr$/.exec(name) ?? [];
+      if (ssr && file === 'markup.js') {
+        const markup = await serverRender(ssr, link, { serverUrl: String(context.query.serverUrl ?? ''), agentId: 'agent_demo_support', customerName: 'Grace', variant: 'compact' });
         return { body: `export const markup = ${JSON.stringify(markup)};\n`, type: 'js' };
       }
       if (!builds.has(name)) {

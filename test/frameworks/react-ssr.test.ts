@@ -28,7 +28,7 @@ describe('React 19 server rendering (renderToString in Node, hydrateRoot in the 
         return async (container, props) => {
           const app = await hydrate(container, props, (error) => recoverable.push(error));
           expect(recoverable, 'no recoverable (hydration) error').to.deep.equal([]);
-          expect(container.querySelector('voice-agent-widget'), 'hydration kept the server-rendered element').to.equal(serverElement);
+          expect(container.querySelector('voice-agent-widget') === serverElement, 'hydration kept the server-rendered element').to.equal(true);
           return app;
         };
       },

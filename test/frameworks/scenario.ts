@@ -119,7 +119,7 @@ export async function runScenario(
     // variable used by the next conversation.
     await app.update({ variant: 'tiny', customerName: 'Ada' });
     await el.updateComplete;
-    expect(container.querySelector('voice-agent-widget'), 'the same element, updated in place').to.equal(el);
+    expect(container.querySelector('voice-agent-widget') === el, 'the same element, updated in place').to.equal(true);
     expect(el.variant).to.equal('tiny');
     expect(el.getAttribute('variant')).to.equal('tiny');
     expect(root.querySelector('[part~="root"]')!.classList.contains('tiny'), 'the new variant took effect').to.equal(true);

@@ -1,18 +1,28 @@
-// The Vue 3 app: createApp + mount, a re-render with new props (reactive state), unmount.
-import { createApp, h, nextTick, reactive } from 'vue';
+// The Vue 3 app: createApp + mount (mount), or createSSRApp + mount over the markup server.ts rendered for the same
+// props (hydrate; test/frameworks/vue-ssr.test.ts); a re-render with new props (reactive state), unmount.
+import { createApp, createSSRApp, h, nextTick, reactive } from 'vue';
 import type { AppProps, MountedApp } from '../types.js';
 import App from './App.vue';
 
-export async function mount(container: HTMLElement, props: AppProps): Promise<MountedApp> {
+function start(container: HTMLElement, props: AppProps, create: typeof createApp, onWarning?: (message: string) => void): Promise<MountedApp> {
   const state = reactive({ ...props });
-  const app = createApp({ render: () => h(App, state) });
+  const app = create({ render: () => h(App, state) });
+  if (onWarning) app.config.warnHandler = (message) => onWarning(message);
   app.mount(container);
-  await nextTick();
-  return {
+  return nextTick().then(() => ({
     async update(changes) {
       Object.assign(state, changes);
       await nextTick();
     },
     unmount: () => app.unmount(),
-  };
+  }));
+}
+
+export function mount(container: HTMLElement, props: AppProps): Promise<MountedApp> {
+  return start(container, props, createApp);
+}
+
+/** Hydrates the server's markup in `container`; Vue's warnings (hydration mismatches among them) go to `onWarning`. */
+export function hydrate(container: HTMLElement, props: AppProps, onWarning: (message: string) => void): Promise<MountedApp> {
+  return start(container, props, createSSRApp, onWarning);
 }
