@@ -11,7 +11,7 @@
  */
 import { expect } from '@open-wc/testing';
 import type { AppProps, MountedApp } from './apps/types.js';
-import { loadApp, runScenario, serviceUrl } from './scenario.js';
+import { runServerRenderedScenario } from './scenario.js';
 
 type Hydrate = (container: HTMLElement, props: AppProps, onRecoverableError: (error: unknown) => void) => Promise<MountedApp>;
 
@@ -19,35 +19,17 @@ describe('React 19 server rendering (renderToString in Node, hydrateRoot in the 
   it('the server markup upgrades, hydrates without an error and works', async function () {
     this.timeout(30000);
     const recoverable: unknown[] = [];
-    let serverElement: Element | null = null;
-    await runScenario(
-      async () => {
-        expect(customElements.get('voice-agent-widget'), 'not defined before the client bundle').to.equal(undefined);
-        const { hydrate } = await loadApp<{ hydrate: Hydrate }>('react');
-        expect(serverElement!.matches(':defined'), 'the server-rendered element upgraded once the bundle defined it').to.equal(true);
-        return async (container, props) => {
-          const app = await hydrate(container, props, (error) => recoverable.push(error));
-          expect(recoverable, 'no recoverable (hydration) error').to.deep.equal([]);
-          expect(container.querySelector('voice-agent-widget') === serverElement, 'hydration kept the server-rendered element').to.equal(true);
-          return app;
-        };
+    await runServerRenderedScenario<{ hydrate: Hydrate }>({
+      app: 'react',
+      dynamicVariablesAs: 'attribute',
+      // What the server sent: attributes, the dynamic variables as their JSON attribute.
+      checkMarkup: (markup) => expect(markup).to.contain('dynamic-variables="{&quot;customer_name&quot;:&quot;Grace&quot;}"'),
+      async hydrate({ hydrate }, container, props) {
+        const app = await hydrate(container, props, (error) => recoverable.push(error));
+        expect(recoverable, 'no recoverable (hydration) error').to.deep.equal([]);
+        return app;
       },
-      {
-        label: 'react-ssr',
-        dynamicVariablesAs: 'attribute',
-        async before(container) {
-          const markupUrl = `/__frameworks__/react-ssr/markup.js?serverUrl=${encodeURIComponent(serviceUrl)}`;
-          const { markup } = (await import(markupUrl)) as { markup: string };
-          // What the server sent: attributes, the dynamic variables as their JSON attribute.
-          expect(markup).to.contain('<voice-agent-widget agent-id="agent_demo_support"');
-          expect(markup).to.contain('variant="compact"');
-          expect(markup).to.contain('dynamic-variables="{&quot;customer_name&quot;:&quot;Grace&quot;}"');
-          container.innerHTML = markup;
-          serverElement = container.querySelector('voice-agent-widget');
-          expect(serverElement!.matches(':defined'), 'not upgraded yet').to.equal(false);
-        },
-      },
-    );
+    });
     expect(recoverable).to.deep.equal([]);
   });
 });

@@ -142,3 +142,55 @@ export async function runScenario(
     container.remove();
   }
 }
+
+/** What one server-rendering test gives `runServerRenderedScenario`. */
+export interface ServerRendering<M> {
+  /** The app's name in bundle-apps.mjs: its server markup is `/__frameworks__/<app>-ssr/markup.js`. */
+  app: string;
+  /** How the page gives the dynamic variables (see `runScenario`). */
+  dynamicVariablesAs?: 'property' | 'attribute';
+  /** The checks of the server's HTML (what the framework's server writes). */
+  checkMarkup: (markup: string) => void;
+  /** Hydrates the server markup in `container` with the client bundle's module, and checks the framework's own report. */
+  hydrate: (module: M, container: HTMLElement, props: AppProps) => Promise<MountedApp>;
+  /** Checks once hydrated, beside the same-element check. */
+  afterHydrate?: (serverElement: Element) => void;
+}
+
+/**
+ * Server rendering, alike for every framework: the app's server markup (rendered in Node by bundle-apps.mjs, where the
+ * widget's define.js registers nothing) is put in the page before the widget is defined, as a server's HTML arrives;
+ * then the client bundle loads (it defines the element: the server-rendered `<voice-agent-widget agent-id>` upgrades)
+ * and `hydrate` takes the markup over, keeping the same element; then the common scenario (`runScenario`).
+ */
+export async function runServerRenderedScenario<M>({ app, dynamicVariablesAs, checkMarkup, hydrate, afterHydrate }: ServerRendering<M>): Promise<void> {
+  let serverElement: Element | null = null;
+  await runScenario(
+    async () => {
+      expect(customElements.get('voice-agent-widget'), 'not defined before the client bundle').to.equal(undefined);
+      const module = await loadApp<M>(app);
+      expect(serverElement!.matches(':defined'), 'the server-rendered element upgraded once the bundle defined it').to.equal(true);
+      return async (container, props) => {
+        const mounted = await hydrate(module, container, props);
+        // Compared as a boolean: on a failure, chai would print the two (live, connected) widgets, which hangs the page.
+        expect(container.querySelector('voice-agent-widget') === serverElement, 'hydration kept the server-rendered element').to.equal(true);
+        afterHydrate?.(serverElement!);
+        return mounted;
+      };
+    },
+    {
+      label: `${app}-ssr`,
+      ...(dynamicVariablesAs ? { dynamicVariablesAs } : {}),
+      async before(container) {
+        const markupUrl = `/__frameworks__/${app}-ssr/markup.js?serverUrl=${encodeURIComponent(serviceUrl)}`;
+        const { markup } = (await import(markupUrl)) as { markup: string };
+        expect(markup).to.contain(`<voice-agent-widget agent-id="${AGENT_ID}"`);
+        expect(markup).to.contain('variant="compact"');
+        checkMarkup(markup);
+        container.innerHTML = markup;
+        serverElement = container.querySelector('voice-agent-widget');
+        expect(serverElement!.matches(':defined'), 'not upgraded yet').to.equal(false);
+      },
+    },
+  );
+}

@@ -12,7 +12,7 @@
  */
 import { expect } from '@open-wc/testing';
 import type { AppProps, MountedApp } from './apps/types.js';
-import { loadApp, runScenario, serviceUrl } from './scenario.js';
+import { runServerRenderedScenario } from './scenario.js';
 
 type Hydrate = (container: HTMLElement, props: AppProps, onWarning: (message: string) => void) => Promise<MountedApp>;
 
@@ -20,36 +20,19 @@ describe('Vue 3 server rendering (renderToString in Node, createSSRApp + mount i
   it('the server markup upgrades, hydrates without a mismatch and works', async function () {
     this.timeout(30000);
     const warnings: string[] = [];
-    let serverElement: Element | null = null;
-    await runScenario(
-      async () => {
-        expect(customElements.get('voice-agent-widget'), 'not defined before the client bundle').to.equal(undefined);
-        const { hydrate } = await loadApp<{ hydrate: Hydrate }>('vue');
-        expect(serverElement!.matches(':defined'), 'the server-rendered element upgraded once the bundle defined it').to.equal(true);
-        return async (container, props) => {
-          const app = await hydrate(container, props, (message) => warnings.push(message));
-          expect(warnings, 'no Vue warning (hydration mismatch)').to.deep.equal([]);
-          // Compared as a boolean: on a failure, chai would print the two (live, connected) widgets, which hangs the page.
-          expect(container.querySelector('voice-agent-widget') === serverElement, 'hydration kept the server-rendered element').to.equal(true);
-          return app;
-        };
+    await runServerRenderedScenario<{ hydrate: Hydrate }>({
+      app: 'vue',
+      // What the server sent: the string bindings as attributes; the object left out (no "[object Object]").
+      checkMarkup(markup) {
+        expect(markup).not.to.match(/dynamic-?variables/i);
+        expect(markup).not.to.contain('[object Object]');
       },
-      {
-        label: 'vue-ssr',
-        async before(container) {
-          const markupUrl = `/__frameworks__/vue-ssr/markup.js?serverUrl=${encodeURIComponent(serviceUrl)}`;
-          const { markup } = (await import(markupUrl)) as { markup: string };
-          // What the server sent: the string bindings as attributes; the object left out (no "[object Object]").
-          expect(markup).to.contain('<voice-agent-widget agent-id="agent_demo_support"');
-          expect(markup).to.contain('variant="compact"');
-          expect(markup).not.to.match(/dynamic-?variables/i);
-          expect(markup).not.to.contain('[object Object]');
-          container.innerHTML = markup;
-          serverElement = container.querySelector('voice-agent-widget');
-          expect(serverElement!.matches(':defined'), 'not upgraded yet').to.equal(false);
-        },
+      async hydrate({ hydrate }, container, props) {
+        const app = await hydrate(container, props, (message) => warnings.push(message));
+        expect(warnings, 'no Vue warning (hydration mismatch)').to.deep.equal([]);
+        return app;
       },
-    );
+    });
     expect(warnings).to.deep.equal([]);
   });
 });
