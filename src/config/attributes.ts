@@ -45,11 +45,15 @@ const BOOLEAN_ATTRIBUTES = new Set<string>(['default-expanded', 'always-expanded
  */
 export function parseBooleanAttribute(name: string, value: string | null | undefined, report: (message: string) => void): boolean | undefined {
   if (value === null || value === undefined) return undefined;
+  const flag = booleanText(value);
+  if (flag === undefined) report(`attribute ${name}=${preview(value)} is not true or false; ignored.`);
+  return flag;
+}
+
+/** A boolean attribute's text: empty or `true` → true, `false` → false (any case, spaces ignored), else undefined. */
+function booleanText(value: string): boolean | undefined {
   const text = value.trim().toLowerCase();
-  if (text === '' || text === 'true') return true;
-  if (text === 'false') return false;
-  report(`attribute ${name}=${preview(value)} is not true or false; ignored.`);
-  return undefined;
+  return text === '' || text === 'true' ? true : text === 'false' ? false : undefined;
 }
 
 /**
@@ -202,9 +206,7 @@ export function attributeText(name: ConfigAttribute | ConversationAttribute, val
  */
 export const booleanAttribute = {
   fromAttribute(value: string | null): boolean | string | null {
-    if (value === null) return null;
-    const text = value.trim().toLowerCase();
-    return text === '' || text === 'true' ? true : text === 'false' ? false : value;
+    return value === null ? null : (booleanText(value) ?? value);
   },
   toAttribute(value: unknown): string | null {
     return value === true ? '' : value === false ? 'false' : typeof value === 'string' ? value : null;
