@@ -168,6 +168,22 @@ async function openPanel(/** @type {import('playwright-core').Page} */ page, /**
   await page.getByRole('group', { name: launcherName }).getByText(greeting).first().waitFor();
 }
 
+/**
+ * Holds every request matching `pattern` until the returned function is called; then they go through.
+ * @param {import('playwright-core').Page} page @param {string} pattern
+ * @returns {Promise<() => void>}
+ */
+async function holdRoute(page, pattern) {
+  /** @type {() => void} */
+  let release = () => {};
+  const held = new Promise((resolve) => (release = () => resolve(undefined)));
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  return release;
+}
+
 /** @param {string} message @param {string} [where] the PNG or step it concerns (default: the step) */
 function finding(message, where = step) {
   findings.push(`${where}: ${message}`);
@@ -486,13 +502,7 @@ async function shootStates() {
   await shoot(page, 'text-only-agent.png');
 
   step = 'loading';
-  /** @type {() => void} */
-  let release = () => {};
-  const held = new Promise((resolve) => (release = () => resolve(undefined)));
-  await page.route(WIDGET_CONFIG_ROUTE, async (route) => {
-    await held;
-    await route.continue().catch(() => {});
-  });
+  const release = await holdRoute(page, WIDGET_CONFIG_ROUTE);
   try {
     // A first visit: no configuration remembered from the steps before (a returning visitor's launcher paints at once).
     await page.evaluate(() => localStorage.clear());
@@ -518,13 +528,7 @@ async function shootStates() {
 
   // The launcher pressed before the conversation chunk has arrived: the panel's loading state, then a chunk that fails.
   step = 'panel-loading';
-  /** @type {() => void} */
-  let releaseChunk = () => {};
-  const chunkHeld = new Promise((resolve) => (releaseChunk = () => resolve(undefined)));
-  await page.route(CHUNK_ROUTE, async (route) => {
-    await chunkHeld;
-    await route.continue().catch(() => {});
-  });
+  const releaseChunk = await holdRoute(page, CHUNK_ROUTE);
   try {
     await openState(page, {}, launcherNamed('Need help?'));
     await page.getByRole('button', { name: 'Need help?', exact: true }).click();
