@@ -75,12 +75,15 @@ const PROGRAMS = [
   { name: 'Svelte 5 (svelte-check)', files: fixtures('svelte-template-'), options: {}, svelteCheck: true },
 ];
 
-/** tsc's `file(line,col): error TSnnnn: message` and its indented continuation lines, by absolute path; an error of no file is `(global)`. */
-function parseErrors(output) {
+/**
+ * tsc's `file(line,col): error TSnnnn: message` and its indented continuation lines, by absolute path (tsc prints paths
+ * relative to its working directory, `cwd`); an error of no file is `(global)`.
+ */
+function parseErrors(output, cwd) {
   const errors = [];
   for (const line of output.split('\n')) {
     const match = /^(.+?)\(\d+,\d+\): error (TS\d+: .*)$/.exec(line);
-    if (match) errors.push({ file: path.resolve(ROOT, match[1]), message: match[2] });
+    if (match) errors.push({ file: path.resolve(cwd, match[1]), message: match[2] });
     else if (/^\s+\S/.test(line) && errors.length) errors.at(-1).message += `\n${line.trim()}`;
     else if (/error TS\d+/.test(line)) errors.push({ file: '(global)', message: line });
   }
@@ -136,7 +139,7 @@ describe('the frameworks\' types type-check against the built package', () => {
         files: program.files.map((f) => path.join(FIXTURES, f)),
         ...(program.vue ? { vueCompilerOptions: program.vue } : {}),
       }, null, 2));
-      results.set(program.name, parseErrors(await exec([program.compiler ?? TSC, '-p', tsconfig, '--pretty', 'false'], dir)));
+      results.set(program.name, parseErrors(await exec([program.compiler ?? TSC, '-p', tsconfig, '--pretty', 'false'], dir), dir));
     };
     const queue = PROGRAMS.map((program, index) => () => run(program, index));
     await Promise.all([0, 1].map(async () => { while (queue.length) await queue.shift()(); }));
