@@ -17,6 +17,23 @@ export async function until(predicate: () => unknown, message: string, timeoutMs
 }
 
 /**
+ * The nodes that `step` (sync or async) changed under `target`: the target node of every mutation record (children,
+ * text or attributes, in the whole subtree), in order, one entry per record.
+ */
+export async function mutatedNodes(target: Node, step: () => Promise<unknown> | unknown): Promise<Node[]> {
+  const changed: Node[] = [];
+  const observer = new MutationObserver((records) => changed.push(...records.map((r) => r.target)));
+  observer.observe(target, { subtree: true, childList: true, characterData: true, attributes: true });
+  try {
+    await step();
+    changed.push(...observer.takeRecords().map((r) => r.target));
+  } finally {
+    observer.disconnect();
+  }
+  return changed;
+}
+
+/**
  * Collects console.warn / console.error lines while `run` runs; restores the console after. `target`: another
  * window's console (a frame's), default this one's.
  */

@@ -5,7 +5,7 @@
  * `npm run bench:transcript`, never here.
  */
 import { expect } from '@open-wc/testing';
-import { until } from '../helpers.js';
+import { mutatedNodes, until } from '../helpers.js';
 import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import { watchEachCall } from './voice-helpers.js';
 
@@ -37,13 +37,10 @@ describe('the transcript of the real element', () => {
     expect(streaming.getAttribute('aria-busy')).to.equal('true');
     const intro = streaming.querySelector('p')!;
 
-    const changed: Node[] = [];
-    const observer = new MutationObserver((records) => changed.push(...records.map((r) => r.target)));
-    observer.observe($(el, '.lines')!, { subtree: true, childList: true, characterData: true, attributes: true });
-    watch.inject(part(' one grows', 'delta', 500));
-    await el.updateComplete;
-    changed.push(...observer.takeRecords().map((r) => r.target));
-    observer.disconnect();
+    const changed = await mutatedNodes($(el, '.lines')!, () => {
+      watch.inject(part(' one grows', 'delta', 500));
+      return el.updateComplete;
+    });
     expect(streaming.querySelectorAll('p')[1]!.textContent).to.equal('The second one grows');
     expect(changed.length, 'the delta changed the DOM').to.be.greaterThan(0);
     expect(changed.filter((node) => !streaming.contains(node)), 'nodes changed outside the streaming message').to.deep.equal([]);

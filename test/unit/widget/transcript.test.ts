@@ -4,6 +4,7 @@ import { expect, fixture } from '@open-wc/testing';
 import { html, render } from 'lit';
 import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../../src/config/defaults.js';
 import type { Labels } from '../../../src/config/types.js';
+import { mutatedNodes } from '../../helpers.js';
 import type { LinkPolicy } from '../../../src/markdown/link-policy.js';
 import type { TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
 import { transcript, type TranscriptOptions } from '../../../src/widget/parts/transcript.js';
@@ -70,14 +71,11 @@ describe('transcript part', () => {
     const intro = streamingLine.querySelector('p')!;
     expect(intro.textContent).to.equal('The intro paragraph.');
 
-    const mutated: Node[] = [];
-    const observer = new MutationObserver((records) => mutated.push(...records.map((r) => r.target)));
-    observer.observe(container, { subtree: true, childList: true, characterData: true, attributes: true });
     read.clear();
-    streaming.text += ' grows by a few words';
-    render(transcript(options(entries, texts)), container);
-    mutated.push(...observer.takeRecords().map((r) => r.target));
-    observer.disconnect();
+    const mutated = await mutatedNodes(container, () => {
+      streaming.text += ' grows by a few words';
+      render(transcript(options(entries, texts)), container);
+    });
 
     expect(streamingLine.querySelectorAll('p')[1]!.textContent).to.equal('The second one grows by a few words');
     expect(mutated.length, 'the delta changed the DOM').to.be.greaterThan(0);
