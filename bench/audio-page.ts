@@ -12,7 +12,7 @@
  *
  * Results go to `window.__results` (then `window.__done = true`); a failure sets `window.__error`.
  */
-import { audioController, bytesToBase64, floatToPcm16, type AudioTurnState } from '../src/audio/index.js';
+import { AudioController, bytesToBase64, floatToPcm16, type AudioTurnState } from '../src/audio/index.js';
 import { publish, stats, type Stats } from './stats.js';
 
 export interface AudioBenchResults {
@@ -90,7 +90,7 @@ async function run(): Promise<AudioBenchResults> {
     requestUpdate() {},
     updateComplete: Promise.resolve(true),
   };
-  const audio = audioController(host, {
+  const audio = new AudioController(host, {
     onChunk: (base64, time) => {
       if (recording) chunks.push({ at: performance.now(), time, bytes: (base64.length * 3) / 4 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0) });
     },

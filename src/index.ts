@@ -86,4 +86,4 @@ export { conversationInitiation, type InitiationInput } from './config/initiatio
 /** Agent markdown and `terms_html` through marked → DOMPurify → the link policy. */
 export { renderMarkdown, renderSafeHtml } from './markdown/render.js';
 /** The link policy: whether a link stays clickable, and its resolved URL. */
-export { allowedUrl, isLinkAllowed, type LinkPolicy } from './markdown/link-policy.js';
+export { allowedUrl, isLinkAllowed, type LinkPolicy } from './config/link-policy.js';

@@ -9,6 +9,8 @@ import { isPlainObject } from './validate.mjs';
 export const MAX_FAULT_MS = 30000;
 /** Shortest `garbage_every_ms` accepted, ms (keeps a test from flooding the socket). */
 export const MIN_GARBAGE_MS = 5;
+/** The fastest `ping_every_ms` a fault may ask for. */
+export const MIN_PING_MS = 50;
 
 /**
  * @typedef {import('./validate.mjs').ValidationError} ValidationError
@@ -30,6 +32,8 @@ export const MIN_GARBAGE_MS = 5;
  * @property {number} [garbage_every_ms] from the initiation on, send a garbage frame this often
  * @property {{code: number, message: string}} [error_message] send an `error` message after the first agent message
  * @property {true} [silent]      after conversation_initiation_metadata send nothing at all
+ * @property {number} [ping_every_ms]   ping at this pace instead of the service's own
+ * @property {number} [silent_after_ms] this many ms after the initiation, go silent (nothing at all from then on)
  * @property {number} [times]     the next n matching conversations only (default: until cleared)
  *
  * @typedef {{widget?: WidgetFault, socket?: SocketFault}} Faults
@@ -126,6 +130,8 @@ export function parseFaults(body) {
           text(v.message, [...loc, 'message'], 2000);
         },
         silent: isTrue,
+        ping_every_ms: (v, loc) => integer(v, loc, MIN_PING_MS, MAX_FAULT_MS),
+        silent_after_ms: (v, loc) => integer(v, loc, 0, MAX_FAULT_MS),
       });
     } else bad([key], 'Extra inputs are not permitted (known: widget, socket)', 'extra_forbidden', value);
   }

@@ -11,6 +11,12 @@
 import { ConversationError } from './errors.js';
 import { parseServerMessage, type AudioFormat, type ConversationInitiation, type ServerMessageMap } from './protocol.js';
 
+/**
+ * The least silence (ms) that counts as a lost connection once the service pings regularly: a service that pings
+ * every second and then goes silent is noticed within 5 s, not after `silenceTimeoutMs`.
+ */
+export const MIN_SILENCE_MS = 5000;
+
 /** The version sent as `source_info.version`. */
 export const WIDGET_VERSION = '0.1.0';
 
@@ -43,8 +49,9 @@ export interface SessionOptions {
   /** How long to wait for `conversation_initiation_metadata` after starting, in ms (default 10000). */
   handshakeTimeoutMs?: number;
   /**
-   * After the handshake, how long the service may send nothing at all (no message, no ping) before the connection
-   * counts as lost, in ms (default 30000). Once two pings have come, the bound is at least three ping intervals.
+   * After the handshake and before the service's pings show their pace, how long it may send nothing at all (no
+   * message, no ping) before the connection counts as lost, in ms (default 30000). Once two pings have come, the bound
+   * is three ping intervals (the longest gap seen), at least `MIN_SILENCE_MS` (or this bound, when smaller).
    */
   silenceTimeoutMs?: number;
 }
@@ -70,8 +77,9 @@ const CLOSED = 3;
  * One conversation on the socket. Sends nothing but the initiation until the service's metadata arrives;
  * text sent meanwhile waits and goes after it (never lost); audio sent meanwhile is dropped (PROTOCOL.md section 3).
  * Answers every `ping` with a `pong` at once. Ignores frames that are not JSON and unknown types (counted in `ignoredFrames`).
- * A connected service that sends nothing at all for `silenceTimeoutMs` (30 s; at least three ping intervals once pings
- * came) has lost the connection: the session ends with reason `error` (a silent server, PROTOCOL.md section 3).
+ * A connected service that sends nothing at all for the silence bound has lost the connection: the session ends with
+ * reason `error` (a silent server, PROTOCOL.md section 3). The bound is `silenceTimeoutMs` (30 s) until two pings have
+ * come, then three ping intervals, at least `MIN_SILENCE_MS` (5 s).
  */
 export class ConversationSession extends EventTarget {
   status: SessionStatus = 'idle';
@@ -193,10 +201,14 @@ export class ConversationSession extends EventTarget {
     this.dispatchEvent(new SessionEvent(message.type, message as never));
   }
 
-  /** (Re)arms the silence watchdog: a connected service that sends nothing for the bound has lost the connection. */
+  /**
+   * (Re)arms the silence watchdog: a connected service that sends nothing for the bound has lost the connection. The
+   * bound: `silenceTimeoutMs` before the pings' pace is known, then three ping intervals, at least `MIN_SILENCE_MS`.
+   */
   #watch(): void {
     clearTimeout(this.#timer);
-    const bound = Math.max(this.options.silenceTimeoutMs ?? 30000, 3 * this.#pingInterval);
+    const silence = this.options.silenceTimeoutMs ?? 30000;
+    const bound = this.#pingInterval ? Math.max(Math.min(MIN_SILENCE_MS, silence), 3 * this.#pingInterval) : silence;
     this.#timer = setTimeout(() => this.#fail(`the service sent nothing for ${Math.round(bound / 1000)} s: the connection is lost`, null), bound);
   }
 

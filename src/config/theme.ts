@@ -56,8 +56,42 @@ export function resolveTheme(config: WidgetConfig): Theme {
 
 /**
  * `:host { --_<token>: var(--voice-agent-<token>, value); ... }` for one element's adopted stylesheet: the page's
- * property wins, else the value of `resolveTheme` (validated colours and px lengths only).
+ * property wins, else the value of `resolveTheme` (validated colours and px lengths only). With `errorMix` (percent,
+ * `errorTextMix`), also the private `--_error-mix` that the error text's `color-mix` reads (30% when absent).
  */
-export function themeRule(theme: Theme): string {
-  return `:host{${Object.entries(theme).map(([name, value]) => `--_${name}:var(--voice-agent-${name},${value});`).join('')}}`;
+export function themeRule(theme: Theme, errorMix?: number): string {
+  const mix = errorMix === undefined ? '' : `--_error-mix:${errorMix}%;`;
+  return `:host{${Object.entries(theme).map(([name, value]) => `--_${name}:var(--voice-agent-${name},${value});`).join('')}${mix}}`;
+}
+
+/** A colour's sRGB channels, 0..255 each. */
+export type Rgb = readonly [number, number, number];
+
+/** WCAG 2.x relative luminance of an sRGB colour (0 black .. 1 white). */
+function luminance(rgb: Rgb): number {
+  const [r, g, b] = rgb.map((c) => (c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2.x contrast ratio of two colours (1 .. 21). */
+export function contrastRatio(a: Rgb, b: Rgb): number {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** The contrast error text needs on the panel (WCAG 2.2 1.4.3, normal text). */
+export const ERROR_TEXT_CONTRAST = 4.5;
+
+/**
+ * How much of the text colour (`base_primary`) the error text mixes into `base_error`, in percent (0, 5 … 100): the
+ * least that gives `ERROR_TEXT_CONTRAST` on the panel's background (`base`), as CSS `color-mix(in srgb, …)` mixes. 0
+ * when `base_error` alone has that contrast: the error colour is then drawn as itself. 100 when even the text colour
+ * falls short (a theme whose text itself is unreadable).
+ */
+export function errorTextMix(error: Rgb, text: Rgb, background: Rgb): number {
+  for (let percent = 0; percent < 100; percent += 5) {
+    const mixed = error.map((c, i) => c + ((text[i]! - c) * percent) / 100) as unknown as Rgb;
+    if (contrastRatio(mixed, background) >= ERROR_TEXT_CONTRAST) return percent;
+  }
+  return 100;
 }

@@ -6,7 +6,7 @@
 import { preview } from '../internal/console.js';
 import { isRecord } from '../internal/record.js';
 import { parseUrl } from '../internal/url.js';
-import { isHostEntry } from '../markdown/link-policy.js';
+import { isHostEntry } from './host-entries.js';
 import { DEFAULT_ORB_COLORS, MAX_URL_LENGTH, TEXT_KEYS, MAX_LONG_TEXT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH } from './defaults.js';
 import {
   BOOLEAN_DEFAULTS, LEGACY_COLOR_KEYS, LEGACY_TEXT_FIELDS, STRING_FIELDS, STYLE_COLOR_KEYS, STYLE_SIZE_KEYS,

@@ -6,7 +6,7 @@
  *
  * Implements PROTOCOL.md section 2, Link policy: every block goes through the one pipeline of render.ts.
  */
-import type { LinkPolicy } from './link-policy.js';
+import type { LinkPolicy } from '../config/link-policy.js';
 import { renderMarkdown, splitMarkdown, type MarkdownBlock } from './render.js';
 
 /** One rendered block: its source text and the nodes it put in the container (top level only). */

@@ -8,7 +8,7 @@ import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { Marked } from 'marked';
 import type { Token } from 'marked';
-import { allowedUrl, type LinkPolicy } from './link-policy.js';
+import { allowedUrl, type LinkPolicy } from '../config/link-policy.js';
 
 /** The only elements the sanitiser keeps. No style, form, input, iframe, object, svg, script. */
 const ALLOWED_TAGS = [

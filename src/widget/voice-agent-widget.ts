@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ClientTool } from '../events/before-start.js';
+import { ClientToolStore, type ClientToolHandler } from './client-tools.js';
 import { MAX_TEXT_LENGTH } from '../config/defaults.js';
 import {
   OVERRIDE_ATTRIBUTES, attributeText, booleanAttribute, parseDynamicVariables, parseTextContents, propertyOf, textAttribute,
@@ -8,7 +9,6 @@ import {
 import type { Labels } from '../config/types.js';
 import * as log from '../internal/console.js';
 import type { ConversationPanel, PanelShell } from './conversation-panel.js';
-import type { ClientToolHandler } from './controllers/conversation.js';
 import { ConversationLoaderController } from './controllers/conversation-loader.js';
 import { ThemeController } from './controllers/theme.js';
 import { WidgetConfigController } from './controllers/widget-config.js';
@@ -44,6 +44,9 @@ import { sharedStyles } from './styles.js';
  * @csspart notice - a line that tells how a conversation ended, or a tool call's status
  * @csspart tool-status - the line shown while a client tool runs (also `notice`)
  * @csspart code-actions - the copy, download and wrap buttons under a code block of an agent message
+ * @csspart copy-code-button - a code block's copy button (`copy`)
+ * @csspart download-code-button - a code block's download button (`download`, a .txt file)
+ * @csspart wrap-code-button - a code block's wrap button (`wrap`, long lines)
  * @csspart composer - the text input form
  * @csspart input - the text input field
  * @csspart button - every button; each also has its own part
@@ -66,6 +69,8 @@ import { sharedStyles } from './styles.js';
  * @csspart retry-button - the error state's button that reads the configuration again (after a failure time may mend)
  * @csspart feedback - the end-of-call rating sheet (`feedback_mode: end`)
  * @csspart star-button - each of the five star buttons of the end-of-call rating (named `1/5` … `5/5`)
+ * @csspart back-button - the rating sheet's comment step: back to the stars (`go_back`)
+ * @csspart submit-button - the rating sheet's comment step: send the rating and comment (`submit`)
  * @csspart rating - the like and dislike buttons under an agent message (`feedback_mode: during`)
  * @csspart like-button - the like button under an agent message (named by the `like` label)
  * @csspart dislike-button - the dislike button under an agent message (named by the `dislike` label)
@@ -137,11 +142,15 @@ export class VoiceAgentWidget extends LitElement {
     agentId: this.agentId, serverUrl: this.serverUrl, signedUrl: this.signedUrl, dynamicVariables: this.dynamicVariables,
     textContents: this.textContents, attributes: this.#attributes(),
   }));
+  /** The page's client tools and handler: the one store, filled here (also before the conversation part loads), read by the conversation. */
+  readonly #tools = new ClientToolStore();
   /** What the element lends its conversation panel (conversation-panel.ts). */
   readonly #shell: PanelShell = {
     host: this,
+    tools: this.#tools,
     attributes: () => this.#attributes(),
     toggle: () => this.#toggle(),
+    onKeydown: (event) => this.#onPanelKeydown(event),
     chooseLanguage: (language) => this.#config.chooseLanguage(language),
     expanded: () => this.expanded,
     setExpanded: (expanded) => void (this.expanded = expanded),
@@ -156,11 +165,10 @@ export class VoiceAgentWidget extends LitElement {
   /** Dismissed (`dismissible`) until the page reloads. */
   private dismissed = false;
 
-  /** The page's client tools and handler, kept here so they may be given before the conversation part loads. */
-  #clientTools: Record<string, ClientTool> = {};
-  #clientToolHandler: ClientToolHandler | null = null;
   /** The panel was opened from the launcher before the conversation part had loaded: its first control takes focus once it has. */
   #focusOnReady = false;
+  /** The property values already reported as unusable, by attribute: each is told once, not on every update. */
+  readonly #reported = new Map<string, unknown>();
 
   /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`); required unless `signed-url` holds it. */
   agentId = '';
@@ -220,6 +228,7 @@ export class VoiceAgentWidget extends LitElement {
 
   constructor() {
     super();
+    // The theme's adopted sheet (kept by the controller; nothing here reads it).
     new ThemeController(this, () => this.#config.value?.config ?? null);
   }
 
@@ -228,8 +237,17 @@ export class VoiceAgentWidget extends LitElement {
     this.panelOpen = false;
   }
 
-  /** The property values already reported as unusable, by attribute: each is told once, not on every update. */
-  readonly #reported = new Map<string, unknown>();
+  /** A panel to show (open, `default_expanded`, `always_expanded`) needs the conversation part: it loads at once. */
+  protected override willUpdate(): void {
+    this.#loader.createIfLoaded();
+    const config = this.#config.value?.config;
+    if (config && (this.#open || config.always_expanded) && this.#loader.status === 'idle') this.#intent();
+  }
+
+  /** Once the launcher is usable, the conversation part loads when the browser is idle (not before: the configuration goes first). */
+  protected override updated(): void {
+    if (this.#config.value) this.#loader.preloadWhenIdle();
+  }
 
   /**
    * The override and conversation attributes as their properties hold them, as text (`attributeText`: null when absent;
@@ -249,25 +267,11 @@ export class VoiceAgentWidget extends LitElement {
     return this.panelOpen ?? this.#config.value?.config.default_expanded ?? false;
   }
 
-  /** A panel to show (open, `default_expanded`, `always_expanded`) needs the conversation part: it loads at once. */
-  protected override willUpdate(): void {
-    this.#loader.createIfLoaded();
-    const config = this.#config.value?.config;
-    if (config && (this.#open || config.always_expanded) && this.#loader.status === 'idle') this.#intent();
-  }
-
-  /** Once the launcher is usable, the conversation part loads when the browser is idle (not before: the configuration goes first). */
-  protected override updated(): void {
-    if (this.#config.value) this.#loader.preloadWhenIdle();
-  }
-
   /** The visitor (or the page) shows intent to talk: the conversation part loads now, not at idle. */
   readonly #intent = (): void => void this.#loader.load().catch(() => {});
 
-  /** The conversation part has loaded: it takes the page's client tools, and focus when the visitor opened the panel. */
+  /** The conversation part has loaded: it takes focus when the visitor opened the panel. */
   #ready(panel: ConversationPanel): void {
-    panel.clientTools = this.#clientTools;
-    panel.clientToolHandler = this.#clientToolHandler;
     if (!this.#focusOnReady) return;
     this.#focusOnReady = false;
     // Unless the visitor has gone on elsewhere in the page meanwhile.
@@ -287,7 +291,8 @@ export class VoiceAgentWidget extends LitElement {
 
   readonly #onToggle = (): void => this.#toggle();
 
-  readonly #onPlaceholderKeydown = (event: KeyboardEvent): void => {
+  /** Escape in the panel (or its loading placeholder) closes it, unless it is always shown (`always_expanded`). */
+  readonly #onPanelKeydown = (event: KeyboardEvent): void => {
     if (event.key === 'Escape' && !this.#config.value?.config.always_expanded) {
       event.stopPropagation();
       this.#toggle();
@@ -301,11 +306,10 @@ export class VoiceAgentWidget extends LitElement {
    * functions are left out. A conversation's own tools (`voice-agent-before-start`) come first, `clientToolHandler` last.
    */
   get clientTools(): Record<string, ClientTool> {
-    return this.#clientTools;
+    return this.#tools.page;
   }
   set clientTools(tools: Record<string, ClientTool>) {
-    this.#clientTools = Object.fromEntries(Object.entries(tools && typeof tools === 'object' ? tools : {}).filter(([, tool]) => typeof tool === 'function'));
-    if (this.#loader.panel) this.#loader.panel.clientTools = this.#clientTools;
+    this.#tools.page = tools;
   }
 
   /**
@@ -314,13 +318,7 @@ export class VoiceAgentWidget extends LitElement {
    * @throws TypeError when `name` is not a non-empty string or `tool` not a function
    */
   registerClientTool(name: string, tool: ClientTool): () => void {
-    if (typeof name !== 'string' || !name || typeof tool !== 'function') throw new TypeError('registerClientTool(name, tool): a name and a function');
-    this.clientTools = { ...this.clientTools, [name]: tool };
-    return () => {
-      if (this.clientTools[name] !== tool) return;
-      const { [name]: _removed, ...rest } = this.clientTools;
-      this.clientTools = rest;
-    };
+    return this.#tools.register(name, tool);
   }
 
   /** Opens the panel (as the launcher does). Before the configuration is read, the panel opens once it is. */
@@ -394,11 +392,10 @@ export class VoiceAgentWidget extends LitElement {
    * with `is_error: true`. Without one, every tool call is answered as an unknown tool.
    */
   get clientToolHandler(): ClientToolHandler | null {
-    return this.#clientToolHandler;
+    return this.#tools.handler;
   }
   set clientToolHandler(handler: ClientToolHandler | null) {
-    this.#clientToolHandler = typeof handler === 'function' ? handler : null;
-    if (this.#loader.panel) this.#loader.panel.clientToolHandler = this.#clientToolHandler;
+    this.#tools.handler = handler;
   }
 
   override render(): TemplateResult | typeof nothing {
@@ -419,7 +416,7 @@ export class VoiceAgentWidget extends LitElement {
         ? nothing
         : panel
           ? panel.render(value)
-          : panelPlaceholder({ texts, language, failed: this.#loader.status === 'failed', onRetry: this.#intent, onKeydown: this.#onPlaceholderKeydown })}
+          : panelPlaceholder({ texts, language, failed: this.#loader.status === 'failed', onRetry: this.#intent, onKeydown: this.#onPanelKeydown })}
       ${config.always_expanded ? nothing : launcher({ config, texts, language, open: this.#open, busy: false, onToggle: this.#onToggle, onIntent: this.#intent, onDismiss })}
     </div>`;
   }

@@ -1,9 +1,9 @@
 /**
- * A tiny host element for the audio tests: owns one `audioController`, records what it reports, and holds an
+ * A tiny host element for the audio tests: owns one `AudioController`, records what it reports, and holds an
  * `<audio>` in its shadow root for the agent's voice. Plus helpers to make and measure sound.
  */
 import { ReactiveElement } from 'lit';
-import { audioController, bytesToBase64, floatToPcm16, floatToUlaw, pcm16ToFloat, ulawToFloat, type AudioErrorKind, type AudioTurnState } from '../../src/audio/index.js';
+import { AudioController, bytesToBase64, floatToPcm16, floatToUlaw, pcm16ToFloat, ulawToFloat, type AudioErrorKind, type AudioTurnState } from '../../src/audio/index.js';
 
 export interface RecordedChunk {
   bytes: Uint8Array;
@@ -19,7 +19,7 @@ export class AudioTestHost extends ReactiveElement {
   states: [state: AudioTurnState, time: number, at: number][] = [];
   errors: [kind: AudioErrorKind, error: unknown][] = [];
   player = document.createElement('audio');
-  audio = audioController(this, {
+  audio = new AudioController(this, {
     onChunk: (base64, time) => this.chunks.push({ bytes: Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)), time, at: performance.now() }),
     onLevels: (input, output) => this.levels.push([input, output]),
     onState: (state, time) => this.states.push([state, time, performance.now()]),

@@ -392,6 +392,27 @@ describe('faults injected into the reference service', () => {
       await agentReply(el, FIRST_MESSAGE);
     });
 
+    // A server that pings every second (as a live one does) and then goes silent: once the pings showed their pace, the
+    // watchdog's bound is three ping intervals, at least 5 s (MIN_SILENCE_MS), not the 30 s of a server that never pinged.
+    it('a server that pings every second and then goes silent is told to the visitor within 5 s, with the way to start again', async function () {
+      this.timeout(20000);
+      await setFaults({ socket: { ping_every_ms: 1000, silent_after_ms: 3500, times: 1 } });
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const ended = nextEnd(el);
+      button(el, START)!.click();
+      await until(() => statusText(el) === CHATTING, 'handshake done');
+      const connectedAt = performance.now();
+      const { result: end } = await captureConsole(() => Promise.race([ended, new Promise<null>((resolve) => setTimeout(() => resolve(null), 12000))]));
+      const toldAfter = performance.now() - connectedAt - 3500;
+      expect(end, 'the widget noticed the silence').not.to.equal(null);
+      expect(end!.reason).to.equal('error');
+      expect(toldAfter, `told ${Math.round(toldAfter)} ms after the server went silent`).to.be.within(0, 5000);
+      await el.updateComplete;
+      expect(notices(el)).to.deep.equal([ERROR]);
+      expect(button(el, START), 'the way to start again').to.exist;
+    });
+
     it('a silent server within its bound: connected, nothing ended yet, and the visitor can end it by hand', async () => {
       await setFaults({ socket: { silent: true, times: 1 } });
       const el = await mountWidget('agent_minimal');

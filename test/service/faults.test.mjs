@@ -345,6 +345,25 @@ describe('fault switches: conversation socket', () => {
     await next.closed;
   });
 
+  test('ping_every_ms and silent_after_ms: pings at that pace, then nothing at all; the socket stays open', async () => {
+    await faults('PUT', { socket: { ping_every_ms: 50, silent_after_ms: 400, times: 1 } });
+    const client = new RawClient('agent_minimal');
+    await client.start();
+    await sleep(350);
+    const pings = () => client.frames.filter((f) => JSON.parse(f).type === 'ping').length;
+    const before = pings();
+    assert.ok(before >= 5, `pings at the fault's pace before the silence (${before} in 350 ms)`);
+    await sleep(400);
+    const count = client.frames.length;
+    await sleep(300);
+    assert.equal(client.frames.length, count, 'nothing at all once silent');
+    assert.ok(pings() <= before + 2, 'the pings stopped');
+    assert.equal(client.ws.readyState, WebSocket.OPEN);
+    client.ws.close(1000);
+    await client.closed;
+    assert.equal((await faults('PUT', { socket: { ping_every_ms: 10 } })).status, 422, 'a pace under 50 ms is refused');
+  });
+
   test('faults of one agent leave other agents alone; faults combine', async () => {
     await faults('PUT', { socket: { agent_id: 'agent_text_only', refuse: true } });
     const other = new RawClient('agent_minimal');

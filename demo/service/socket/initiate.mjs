@@ -50,6 +50,8 @@ export function createInitiation({ conversations, pingIntervalMs, log }, speak) 
       }, fault.garbage_every_ms);
       session.timers.add(timer);
     }
+    // A server that pings (at `ping_every_ms`) and then goes silent: nothing at all from `silent_after_ms` on.
+    if (fault.silent_after_ms !== undefined) later(session, () => void (session.silenced = true), fault.silent_after_ms);
   }
 
   /** @param {Session} session */
@@ -63,7 +65,7 @@ export function createInitiation({ conversations, pingIntervalMs, log }, speak) 
   /** @param {Session} session */
   function startPings(session) {
     sendPing(session);
-    const timer = setInterval(() => sendPing(session), pingIntervalMs);
+    const timer = setInterval(() => sendPing(session), session.fault?.ping_every_ms ?? pingIntervalMs);
     session.timers.add(timer);
   }
 

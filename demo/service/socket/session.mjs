@@ -33,6 +33,7 @@ import { DEFAULT_AUDIO_FORMAT } from '../records.mjs';
  * @property {string} label
  * @property {import('../faults.mjs').SocketFault | null} fault  the injected fault of this conversation (faults.mjs)
  * @property {boolean} errorMessageSent  the fault's `error_message` went out
+ * @property {boolean} silenced  the fault's `silent_after_ms` has passed: nothing more is sent
  * @property {boolean} voice      not text-only: agent turns are spoken, user audio is listened to
  * @property {string} outputFormat agent_output_audio_format of the conversation
  * @property {string} inputFormat  user_input_audio_format of the conversation
@@ -80,6 +81,7 @@ export function newSession(ws, agentId, agent, fault) {
     label: `socket for agent ${JSON.stringify(agentId)}`,
     fault,
     errorMessageSent: false,
+    silenced: false,
     voice: false,
     outputFormat: DEFAULT_AUDIO_FORMAT,
     inputFormat: DEFAULT_AUDIO_FORMAT,
@@ -121,8 +123,8 @@ export function sleep(session, ms) {
 
 /** @param {Session} session @param {Json} message */
 export function send(session, message) {
-  // A `silent` fault: nothing after conversation_initiation_metadata.
-  if (session.fault?.silent && session.record && message.type !== 'conversation_initiation_metadata') return;
+  // A `silent` fault: nothing after conversation_initiation_metadata; `silent_after_ms`: nothing once it has passed.
+  if (session.silenced || (session.fault?.silent && session.record && message.type !== 'conversation_initiation_metadata')) return;
   if (session.ws.readyState === WebSocket.OPEN) session.ws.send(JSON.stringify(message));
   if (message.type === 'agent_response' && session.fault?.error_message && !session.errorMessageSent) {
     // An `error_message` fault: an error right after the first agent message; the conversation goes on.

@@ -11,6 +11,8 @@ export const COPIED_MS = 2000;
 export class ClipboardController implements ReactiveController {
   /** True for `COPIED_MS` after a successful copy. */
   copied = false;
+  /** What was copied last (`copy`'s `what`). */
+  #what = '';
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly host: ReactiveControllerHost) {
@@ -22,11 +24,17 @@ export class ClipboardController implements ReactiveController {
     this.copied = false;
   }
 
-  /** Writes `text` to the clipboard; `what` names it in the console message when that fails. */
+  /** True for `COPIED_MS` after a successful copy of `what` (the conversation id's button says so; a code block's does not). */
+  isCopied(what: string): boolean {
+    return this.copied && this.#what === what;
+  }
+
+  /** Writes `text` to the clipboard; `what` names it in the console message when that fails, and for `isCopied`. */
   async copy(text: string, what: string): Promise<void> {
     try {
       await navigator.clipboard.writeText(text);
       this.copied = true;
+      this.#what = what;
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => {
         this.copied = false;

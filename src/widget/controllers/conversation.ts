@@ -1,12 +1,15 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { AudioTurnState } from '../../audio/audio-controller.js';
 import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions, type SessionStatus } from '../../client/session.js';
 import { VoiceAgentConversationEndEvent } from '../../events/conversation-end.js';
-import type { ClientTool } from '../../events/before-start.js';
 import { VoiceAgentConversationEvent } from '../../events/conversation.js';
 import { VoiceAgentErrorEvent, type VoiceAgentErrorCode } from '../../events/error.js';
 import { VoiceAgentMessageEvent } from '../../events/message.js';
 import { VoiceAgentStatusEvent } from '../../events/status.js';
 import * as log from '../../internal/console.js';
+import { ClientToolStore } from '../client-tools.js';
+
+export type { ClientToolHandler } from '../client-tools.js';
 
 /** One line of the transcript. Agent text is markdown (rendered by src/markdown); user text is plain text. */
 export interface TranscriptEntry {
@@ -34,8 +37,16 @@ export type NoticeKind = EndReason | 'text_mode' | 'voice_mode' | 'microphone_de
 /** How long a client tool may take before its call is answered as an error (`is_error: true`), in ms. */
 export const CLIENT_TOOL_TIMEOUT_MS = 10000;
 
-/** Answers a `client_tool_call`: resolves to the result text, rejects for an error (sent with `is_error: true`). */
-export type ClientToolHandler = (toolName: string, parameters: Record<string, unknown>) => Promise<string>;
+/** What a conversation controller reads from others: the element's client tools, and the voice call's turn. */
+export interface ConversationSources {
+  /** The client tools a `client_tool_call` is answered from (the element's store); an empty store by default. */
+  tools?: ClientToolStore;
+  /** The voice call's turn (the voice controller owns it), or null when no call runs or it is switched to text. */
+  turn?: () => AudioTurnState | null;
+}
+
+/** Why the handshake promise of a conversation rejects when the element leaves the page first. */
+const LEFT_PAGE = 'the element left the page before the conversation\'s handshake';
 
 /**
  * Owns the conversation session of one element (DESIGN.md rule 4): opens it on demand, keeps the transcript, and
@@ -44,23 +55,24 @@ export type ClientToolHandler = (toolName: string, parameters: Record<string, un
  */
 export class ConversationController implements ReactiveController {
   transcript: TranscriptEntry[] = [];
-  /** Set by the element; without it every tool call is answered as an unknown tool. */
-  clientToolHandler: ClientToolHandler | null = null;
-  /** The page's client tools by name (`clientTools`, `registerClientTool`); asked before `clientToolHandler`. */
-  clientTools: Record<string, ClientTool> = {};
-  /** The turn of a voice call, for `voice-agent-status`: the voice controller sets it; null in a text conversation. */
-  turn: 'listening' | 'speaking' | null = null;
-  /** The current conversation's own client tools (from `voice-agent-before-start`); asked first. */
-  #conversationTools: Record<string, ClientTool> = {};
+  /** The client tools a `client_tool_call` is answered from (read at each call, never copied). */
+  readonly tools: ClientToolStore;
+  readonly #turn: () => AudioTurnState | null;
 
   #session: ConversationSession | null = null;
+  /** The latest session's handshake: resolves to its conversation id (see `start`). */
+  #handshake: Promise<string> | null = null;
+  /** The `voice-agent-status` detail last dispatched, as `status/turn`: each change is told once. */
+  #announced = '';
   /** Why the element ended the latest session itself (a voice failure), told instead of `user`. */
   #cause: NoticeKind | null = null;
   #nextKey = 1;
   #lastActivity = 0;
 
-  constructor(private readonly host: ReactiveControllerHost & EventTarget) {
+  constructor(private readonly host: ReactiveControllerHost & EventTarget, { tools = new ClientToolStore(), turn = () => null }: ConversationSources = {}) {
     host.addController(this);
+    this.tools = tools;
+    this.#turn = turn;
   }
 
   /** The latest session's status: `idle` → `connecting` → `connected` → `ended`. */
@@ -78,25 +90,40 @@ export class ConversationController implements ReactiveController {
     return this.status === 'connecting' || this.status === 'connected';
   }
 
-  /** The element left the page: close the socket, forget the conversation and its transcript (a re-added element starts clean). */
+  /** The handshake of the conversation starting or running (see `start`), or null when none is. */
+  get handshake(): Promise<string> | null {
+    return this.active ? this.#handshake : null;
+  }
+
+  /** The latest session (the voice controller listens to its audio and interruptions), or null before the first. */
+  get session(): ConversationSession | null {
+    return this.#session;
+  }
+
+  /**
+   * The element left the page: close the socket, forget the conversation and its transcript (a re-added element starts
+   * clean). A handshake under way rejects at once, saying so.
+   */
   hostDisconnected(): void {
     const session = this.#session;
     this.#session = null;
     session?.end();
     this.transcript = [];
+    this.#announced = '';
   }
 
   /**
-   * Starts a conversation (while one runs, returns that one). Failures end in status `ended`, told in the transcript and
-   * the console, never a throw.
-   * @returns the session, for what else listens to it (the voice controller: audio, interruption)
+   * Starts a conversation (while one runs, returns that one's handshake). Failures end in status `ended`, told in the
+   * transcript and the console; the returned promise tells the caller too.
+   * @returns the session's own handshake: resolves to the conversation id once `conversation_initiation_metadata` came
+   * @throws ConversationError (as a rejection) when the socket fails or closes before the handshake; Error when the
+   * element leaves the page first
    */
-  start(options: SessionOptions, tools: Record<string, ClientTool> = {}): ConversationSession {
-    if (this.active) return this.#session!;
+  start(options: SessionOptions): Promise<string> {
+    if (this.active) return this.#handshake!;
     const session = new ConversationSession(options);
     this.#session = session;
     this.#cause = null;
-    this.#conversationTools = tools;
     // Only the latest session speaks: an older one (ended, or closed by the element leaving) is not heard.
     const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
       session.addEventListener(type, (event) => {
@@ -108,7 +135,7 @@ export class ConversationController implements ReactiveController {
       const conversationId = m.conversation_initiation_metadata_event.conversation_id;
       for (const entry of this.transcript) if (entry.delivery === 'pending') entry.delivery = 'sent';
       this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId }));
-      this.#status();
+      this.announceStatus();
     });
     on('agent_chat_response_part', ({ text_response_part: part }) => {
       const entry = this.#agentEntry(part.event_id);
@@ -158,15 +185,18 @@ export class ConversationController implements ReactiveController {
           conversationId: this.conversationId, reason: cause ? 'error' : end.reason, code: end.code, message: cause ?? end.error?.message ?? null,
         }),
       );
-      this.turn = null;
-      this.#status();
+      this.announceStatus();
     });
-    session.start().catch(() => {
-      /* reported through `ended` */
-    });
+    // The session's own handshake. A session the element left (hostDisconnected cleared it) says so instead of "ended".
+    const handshake = (this.#handshake = session.start().then(
+      () => session.conversationId!,
+      (error: Error) => Promise.reject(this.#session === session ? error : new Error(LEFT_PAGE)),
+    ));
+    // Failures are told through `ended`: a caller that does not await the handshake leaves no unhandled rejection.
+    handshake.catch(() => {});
     this.host.requestUpdate();
-    this.#status();
-    return session;
+    this.announceStatus();
+    return handshake;
   }
 
   /** Tells the page (`voice-agent-error`) what failed, in the console's words. */
@@ -174,16 +204,17 @@ export class ConversationController implements ReactiveController {
     this.host.dispatchEvent(new VoiceAgentErrorEvent({ code, message, serviceCode }));
   }
 
-  /** Tells the page (`voice-agent-status`) the status, and in a voice call the turn. */
-  #status(): void {
-    this.host.dispatchEvent(new VoiceAgentStatusEvent({ status: this.status, turn: this.turn }));
-  }
-
-  /** Tells the voice call's turn (`voice-agent-status`) when it changed. */
-  setTurn(turn: 'listening' | 'speaking' | null): void {
-    if (turn === this.turn) return;
-    this.turn = turn;
-    if (this.active) this.#status();
+  /**
+   * Tells the page (`voice-agent-status`) the status and, while a conversation runs, the voice call's turn (read from
+   * its owner), when either changed since last told. The voice controller calls it when the turn changes.
+   */
+  announceStatus(): void {
+    if (!this.#session) return;
+    const turn = this.active ? this.#turn() : null;
+    const announced = `${this.status}/${turn}`;
+    if (announced === this.#announced) return;
+    this.#announced = announced;
+    this.host.dispatchEvent(new VoiceAgentStatusEvent({ status: this.status, turn }));
   }
 
   #message(source: 'agent' | 'user', text: string, eventId: number | null, correction: boolean): void {
@@ -252,21 +283,19 @@ export class ConversationController implements ReactiveController {
   }
 
   /**
-   * Runs the page's tool for a `client_tool_call` and answers it (`client_tool_result`): the conversation's own tools,
-   * then `clientTools`, then `clientToolHandler`. A rejection, a throw, no answer within `CLIENT_TOOL_TIMEOUT_MS` and
+   * Runs the page's tool for a `client_tool_call` and answers it (`client_tool_result`): what the client tool store
+   * finds (the conversation's own tools, the page's, its handler). A rejection, a throw, no answer within `CLIENT_TOOL_TIMEOUT_MS` and
    * an unknown tool are answered with `is_error: true` and told (`voice-agent-error`, `client-tool`). The transcript
    * shows working → done / error.
    */
   async #answerToolCall(session: ConversationSession, id: string, name: string, parameters: Record<string, unknown>): Promise<void> {
     const entry = this.#add({ role: 'tool', text: name, eventId: null, streaming: false, tool: 'working' });
-    const own = (tools: Record<string, ClientTool>): ClientTool | undefined => (Object.hasOwn(tools, name) ? tools[name] : undefined);
-    const tool = own(this.#conversationTools) ?? own(this.clientTools);
-    const handler = this.clientToolHandler;
+    const tool = this.tools.find(name);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let result: string;
     try {
-      if (!tool && !handler) throw new Error(`Client tool "${name}" is not registered on this page`);
-      const run = Promise.resolve().then(() => (tool ? tool(parameters) : handler!(name, parameters)));
+      if (!tool) throw new Error(`Client tool "${name}" is not registered on this page`);
+      const run = Promise.resolve().then(() => tool(parameters));
       const late = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`Client tool "${name}" gave no answer within ${CLIENT_TOOL_TIMEOUT_MS} ms`)), CLIENT_TOOL_TIMEOUT_MS);
       });

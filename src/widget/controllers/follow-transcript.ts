@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
+import type { ElementCallback } from '../parts/element-ref.js';
 
 /** Within this distance (px) of the end, the transcript counts as read to the end. */
 const PINNED_PX = 24;
@@ -8,14 +9,15 @@ const PINNED_PX = 24;
  * transcript stays where they left it until they scroll back to the end). Wire `onScroll` to the transcript.
  *
  * It follows when the transcript's content changes size (a `ResizeObserver` on the transcript's element children: a
- * transcript wrapping its lines in one element costs one observation), after the browser's own layout of the frame:
+ * transcript wrapping its lines in one element costs one observation; the transcript part hands its element over through
+ * `transcriptRef`), after the browser's own layout of the frame:
  * nothing reads the layout in between (a streamed delta's update forces none), and a line that grows without an update
  * (a picture loading) is followed too. The scroll listener tells the visitor's scrolling from the controller's own.
  * The observer is released in `hostDisconnected` (DESIGN.md rule 4).
  */
 export class FollowTranscriptController implements ReactiveController {
   #pinned = true;
-  /** The transcript followed (the element `selector` found at the last update), or null. */
+  /** The transcript followed (the element the transcript part last handed over), or null. */
   #transcript: Element | null = null;
   /** Its children under observation. */
   readonly #observed = new Set<Element>();
@@ -23,9 +25,16 @@ export class FollowTranscriptController implements ReactiveController {
   /** The `scrollTop` (px) the controller last gave the transcript, until a scroll event tells another: -1 for none. */
   #followedTop = -1;
 
-  constructor(private readonly host: ReactiveElement, private readonly selector: string) {
+  constructor(host: ReactiveElement) {
     host.addController(this);
   }
+
+  /** The transcript part's callback: the transcript element it rendered (a new one when the panel opened again). */
+  readonly transcriptRef: ElementCallback = (transcript) => {
+    if (transcript === this.#transcript) return;
+    this.#release();
+    this.#transcript = transcript;
+  };
 
   /** The transcript's `scroll` listener. */
   readonly onScroll = (event: Event): void => {
@@ -37,14 +46,14 @@ export class FollowTranscriptController implements ReactiveController {
     this.#pinned = transcript.scrollHeight - top - transcript.clientHeight < PINNED_PX;
   };
 
-  /** Observes the children of the transcript now rendered (a new transcript when the panel opened again). */
+  /** Observes the children of the transcript now rendered; a transcript no longer shown is let go. */
   hostUpdated(): void {
-    const transcript = this.host.renderRoot.querySelector(this.selector);
-    if (transcript !== this.#transcript) {
-      this.#release();
-      this.#transcript = transcript;
+    const transcript = this.#transcript;
+    if (!transcript?.isConnected) {
+      if (transcript) this.#release();
+      this.#transcript = null;
+      return;
     }
-    if (!transcript) return;
     this.#resize ??= new ResizeObserver(() => this.#follow());
     for (const child of this.#observed) {
       if (child.parentNode !== transcript) {

@@ -1,12 +1,14 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import type { Terms } from '../../config/texts.js';
 import * as log from '../../internal/console.js';
+import type { ElementCallback } from '../parts/element-ref.js';
 
 /**
  * The terms a visitor accepts before the first conversation (PROTOCOL.md section 2): whether they are still to be
  * accepted, the dialog's open state (kept here and nowhere else) and what waits for acceptance. Accepting is remembered
  * for this page view and under `terms_key` in localStorage; declining starts nothing. Opening shows the `<dialog>` as
- * a modal; closing returns focus to what opened it (or, when that is gone, to what `fallbackFocus` finds).
+ * a modal; closing returns focus to what opened it (or, when that is gone, to what `fallbackFocus` finds). The dialog
+ * is the one the terms part hands over through `dialogRef`.
  */
 export class TermsController implements ReactiveController {
   /** True while the terms dialog is shown. */
@@ -15,6 +17,7 @@ export class TermsController implements ReactiveController {
   #pending: (() => void) | null = null;
   #declined: (() => void) | null = null;
   #opener: HTMLElement | null = null;
+  #dialog: HTMLDialogElement | null = null;
 
   constructor(
     private readonly host: ReactiveElement,
@@ -23,9 +26,12 @@ export class TermsController implements ReactiveController {
     host.addController(this);
   }
 
+  /** The terms part's callback: the `<dialog>` it rendered. */
+  readonly dialogRef: ElementCallback = (dialog) => void (this.#dialog = dialog as HTMLDialogElement);
+
   hostUpdated(): void {
-    const dialog = this.host.renderRoot.querySelector<HTMLDialogElement>('dialog.terms');
-    if (this.open && dialog && !dialog.open) dialog.showModal();
+    const dialog = this.#dialog;
+    if (this.open && dialog?.isConnected && !dialog.open) dialog.showModal();
   }
 
   hostDisconnected(): void {
@@ -74,7 +80,7 @@ export class TermsController implements ReactiveController {
   close(): void {
     const opener = this.#opener;
     const declined = this.#declined;
-    this.host.renderRoot.querySelector<HTMLDialogElement>('dialog.terms')?.close();
+    this.#dialog?.close();
     this.open = false;
     this.#pending = this.#opener = this.#declined = null;
     declined?.();

@@ -1,12 +1,10 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
-import {
-  MICROPHONE_CONSTRAINTS, audioController, microphoneErrorKind, type AudioController, type AudioErrorKind, type AudioTurnState,
-} from '../../audio/audio-controller.js';
+import { AudioController, type AudioErrorKind, type AudioTurnState } from '../../audio/audio-controller.js';
+import { microphoneErrorKind, requestMicrophone } from '../../audio/microphone.js';
 import { WORKLET_FILES } from '../../audio/worklet-files.js';
 import { besideScript } from '../../client/paths.js';
 import type { SessionOptions } from '../../client/session.js';
 import * as log from '../../internal/console.js';
-import type { ClientTool } from '../../events/before-start.js';
 import type { VoiceAgentErrorCode } from '../../events/error.js';
 import type { ConversationController, NoticeKind } from './conversation.js';
 
@@ -43,7 +41,7 @@ const FAILURE: Record<AudioErrorKind | 'lost', [NoticeKind, VoiceAgentErrorCode,
  */
 export class VoiceController implements ReactiveController {
   state: VoiceState = 'off';
-  /** Whose turn the audio says it is: `speaking` while the agent's audio actually plays. */
+  /** Whose turn the audio says it is: `speaking` while the agent's audio actually plays. The one owner of the turn. */
   turn: AudioTurnState = 'listening';
   /** The microphone is muted: chunks keep flowing, holding silence. */
   muted = false;
@@ -58,23 +56,18 @@ export class VoiceController implements ReactiveController {
   /** The granted microphone until the audio controller takes it over. */
   #stream: MediaStream | null = null;
   #run = 0;
+  /** The elements that show the levels (the parts hand them over through `levelTarget`). */
+  readonly #levelTargets = new Set<HTMLElement>();
   readonly #resume = (): void => {
     void this.#audio.resume().then((running) => running && this.#clear('audio_blocked'));
   };
 
-  /**
-   * @param root the selector of the element in the host's shadow root that gets the levels, about every 20 ms during a
-   * call: `--_mic-level` and `--_agent-level`, RMS 0..1, which the orb's styles read (set through the CSSOM: CSP-safe)
-   */
-  constructor(private readonly host: ReactiveElement, private readonly root: string) {
+  constructor(private readonly host: ReactiveElement) {
     host.addController(this);
-    this.#audio = audioController(host, {
+    this.#audio = new AudioController(host, {
       onChunk: (base64) => this.#conversation?.sendAudio(base64),
       onLevels: (input, output) => this.#levels(input, output),
-      onState: (turn) => {
-        this.#set({ turn });
-        this.#conversation?.setTurn(this.textMode ? null : turn);
-      },
+      onState: (turn) => this.#set({ turn }),
       onError: (kind, error) => this.#fail(kind, error),
     });
   }
@@ -83,12 +76,27 @@ export class VoiceController implements ReactiveController {
     this.#release();
   }
 
+  /** The call's turn as the page is told it (`voice-agent-status`): null unless the call's audio flows in voice. */
+  get callTurn(): AudioTurnState | null {
+    return this.state === 'on' && !this.textMode ? this.turn : null;
+  }
+
+  /**
+   * A part's callback for an element that shows the levels during a call (the header, the orb): it gets
+   * `--_mic-level` and `--_agent-level`, RMS 0..1, about every 20 ms, through the CSSOM (CSP-safe). An element no
+   * longer in the document is dropped at the next write.
+   */
+  readonly levelTarget = (element: Element): void => void this.#levelTargets.add(element as HTMLElement);
+
   /**
    * Starts a voice call: ends any other widget's call, asks for the microphone, then opens the conversation with
-   * `options` (their initiation asks for `text_only: false`). Resolves false when the microphone is refused (told,
-   * nothing opened).
+   * `options` (their initiation asks for `text_only: false`).
+   * @returns the conversation's handshake (see `ConversationController.start`): the conversation id
+   * @throws Error (as a rejection) when the microphone is refused or missing (told in the panel and the console,
+   * nothing opened), or the call is ended or the element removed while the microphone is asked for; as the
+   * conversation's handshake after that
    */
-  async start(conversation: ConversationController, options: SessionOptions, tools: Record<string, ClientTool> = {}): Promise<boolean> {
+  async start(conversation: ConversationController, options: SessionOptions): Promise<string> {
     for (const call of calls) if (call !== this) call.end();
     calls.add(this);
     const run = ++this.#run;
@@ -98,17 +106,18 @@ export class VoiceController implements ReactiveController {
     this.#output.muted = false;
     let stream: MediaStream;
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: MICROPHONE_CONSTRAINTS });
+      stream = await requestMicrophone();
     } catch (error) {
       if (run === this.#run) this.#fail(microphoneErrorKind(error), error);
-      return false;
+      throw new Error(`the call did not start: ${FAILURE[microphoneErrorKind(error)][2]}`);
     }
     if (run !== this.#run) {
       stream.getTracks().forEach((track) => track.stop());
-      return false;
+      throw new Error('the call did not start: it was ended while the microphone was asked for');
     }
     this.#stream = stream;
-    const session = conversation.start(options, tools);
+    const handshake = conversation.start(options);
+    const session = conversation.session!;
     session.addEventListener('conversation_initiation_metadata', () => {
       if (run !== this.#run) return;
       const granted = this.#stream ?? undefined;
@@ -123,7 +132,7 @@ export class VoiceController implements ReactiveController {
     session.addEventListener('ended', () => run === this.#run && this.#release());
     // A session can end while it starts (a socket the page's CSP refuses): then nothing else will release the microphone.
     if (session.status === 'ended') this.#release();
-    return true;
+    return handshake;
   }
 
   /** Ends the call (`end_call`): the conversation closes and everything is released. */
@@ -141,7 +150,6 @@ export class VoiceController implements ReactiveController {
   /** Switches between voice and text during the call (`conversation_mode_toggle_enabled`), with a notice in the transcript. */
   toggleTextMode(): void {
     this.#set({ textMode: !this.textMode });
-    this.#conversation?.setTurn(this.textMode ? null : this.turn);
     this.#audio.mute(this.muted || this.textMode);
     this.#output.muted = this.textMode;
     this.#conversation?.notice(this.textMode ? 'text_mode' : 'voice_mode');
@@ -184,13 +192,20 @@ export class VoiceController implements ReactiveController {
   }
 
   #levels(mic: number, agent: number): void {
-    const root = this.host.renderRoot.querySelector<HTMLElement>(this.root);
-    root?.style.setProperty('--_mic-level', mic.toFixed(3));
-    root?.style.setProperty('--_agent-level', agent.toFixed(3));
+    for (const target of this.#levelTargets) {
+      if (!target.isConnected) {
+        this.#levelTargets.delete(target);
+        continue;
+      }
+      target.style.setProperty('--_mic-level', mic.toFixed(3));
+      target.style.setProperty('--_agent-level', agent.toFixed(3));
+    }
   }
 
+  /** Changes the call's state; the conversation tells the page when the turn it reads (`callTurn`) changed. */
   #set(change: Partial<Pick<VoiceController, 'state' | 'turn' | 'muted' | 'textMode' | 'problem'>>): void {
     Object.assign(this, change);
+    this.#conversation?.announceStatus();
     this.host.requestUpdate();
   }
 }

@@ -1,22 +1,16 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { WidgetConfigRead } from '../../client/config-read.js';
 import { defaultServerUrl, serviceEndpoint, type ServiceEndpoint } from '../../client/paths.js';
-import { takePrefetchedWidgetConfig } from '../../client/prefetch.js';
-import { fetchWidgetConfig, type FetchLike } from '../../client/rest.js';
-import { READ_TRIES, isTransient, retryDelay } from '../../client/retry.js';
-import {
-  CONFIG_ATTRIBUTES, applyAttributeLayer, attributeFor, attributeLayer, parseDynamicVariables, parseTextContents,
-  type AttributeValues, type DynamicVariables,
-} from '../../config/attributes.js';
-import { readCachedWidgetConfig, removeCachedWidgetConfig, storeWidgetConfig } from '../../config/cache.js';
+import type { FetchLike } from '../../client/rest.js';
+import { CONFIG_ATTRIBUTES, parseDynamicVariables, parseTextContents, type AttributeValues, type DynamicVariables } from '../../config/attributes.js';
 import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../config/defaults.js';
-import { offeredLanguages, preferredLanguage } from '../../config/language.js';
-import { resolveTexts, termsFor, type Terms } from '../../config/texts.js';
+import { chooseLanguage } from '../../config/language.js';
+import type { LinkPolicy } from '../../config/link-policy.js';
+import { resolveConfig, resolveLabels } from '../../config/resolve.js';
+import type { Terms } from '../../config/texts.js';
 import type { Labels, WidgetConfig } from '../../config/types.js';
-import { normalizeLanguage, resolveWidgetConfig } from '../../config/validate.js';
 import { VoiceAgentErrorEvent } from '../../events/error.js';
 import * as log from '../../internal/console.js';
-import { isRecord } from '../../internal/record.js';
-import type { LinkPolicy } from '../../markdown/link-policy.js';
 
 /** What the configuration is read and resolved from: the element's attributes, as strings (untrusted). */
 export interface WidgetConfigArgs {
@@ -54,25 +48,20 @@ export interface WidgetConfigValue {
 /** Status of the read, in the style of `@lit/task` (DESIGN.md rule 5): `error` covers bad attributes and a failed read. */
 export type WidgetConfigStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-/** The attributes whose change starts a new read. */
-const readArgs = (args: WidgetConfigArgs): unknown[] => [args.agentId, args.serverUrl, args.signedUrl];
-
 /**
- * Reads one agent's widget configuration (SERVICE-INTERFACE.md 4.2, PROTOCOL.md section 2) and resolves it with the
- * element's attributes, in the style of `@lit/task`: `args` are read before each update; a change of `agent-id`,
- * `server-url` or `signed-url` starts a new read (one AbortController per run; a newer run or the element leaving
- * aborts the older); every derived value is computed from its own arguments and kept while they stay the same
- * (a configuration is validated, and its problems reported, once per response and override attributes).
- * Never throws: bad attributes and a failed read end in status `error` with the cause in the console.
+ * Holds one element's widget configuration (PROTOCOL.md section 2) in the style of `@lit/task`: `args` are read before
+ * each update; a change of `agent-id`, `server-url` or `signed-url` starts a new read (client/config-read.ts: cache,
+ * prefetch, request, retries; one AbortController per run, aborted by a newer run or the element leaving), and `value`
+ * resolves what was read with the other attributes (config/resolve.ts) in the conversation language
+ * (config/language.ts `chooseLanguage`; the visitor's choice is kept here). Every derived value is remembered while its
+ * own arguments stay the same: a configuration is validated, and its problems reported, once per response and override
+ * attributes. Never throws: bad attributes and a failed read end in status `error` with the cause in the console and a
+ * `voice-agent-error` event.
  *
- * Early and remembered (PROTOCOL.md section 2): a read started before the element upgraded (client/prefetch.ts) is taken
- * over instead of a new request (once, for the first try of a read). The last good configuration of a public agent is
- * kept in localStorage (config/cache.ts): when one is cached, the read is `ready` at once from it (`fromCache` true)
- * while the service is asked in the background (stale-while-revalidate). The service's answer replaces it whole when
- * it differs (the raw configuration is swapped and every derived value follows from it, so no mix of old and new is
- * ever rendered) and changes nothing, not even a render, when it is the same. A failed revalidation keeps the cached
- * configuration with a console warning instead of the error state (a final 4xx also removes the stored entry, so the
- * next visit shows the service's answer). A read with a conversation signature (a private agent) is never cached.
+ * Stale-while-revalidate (config/cache.ts): when a public agent's configuration is cached the read is `ready` at once
+ * from it (`fromCache` true) while the service is asked. The service's answer replaces it whole when it differs (the
+ * raw configuration is swapped and every derived value follows from it, so no mix of old and new is ever rendered) and
+ * changes nothing, not even a render, when it is the same; a failed revalidation keeps it.
  */
 export class WidgetConfigController implements ReactiveController {
   status: WidgetConfigStatus = 'idle';
@@ -86,32 +75,30 @@ export class WidgetConfigController implements ReactiveController {
    */
   fromCache = false;
 
-  /** The service's `widget_config` (untrusted; validated lazily in `value`) and its JSON text, to compare answers with. */
-  #raw: unknown = null;
-  #rawJson = '';
-  /** The JSON text read from the cache at the start of the current read ('' when none): an equal answer is not stored again. */
-  #cachedJson = '';
-  #endpoint: ServiceEndpoint | null = null;
-  #abort: AbortController | null = null;
-  /** Retries made of the current read, and the timer of the next one. */
-  #retries = 0;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The `widget_config` shown (untrusted; resolved lazily in `value`) and its JSON text, to compare answers with. */
+  #raw: unknown;
+  #rawJson?: string;
+  #endpoint: ServiceEndpoint | undefined;
+  readonly #read: WidgetConfigRead;
   /** Who waits for the read to settle (`settled()`). */
   #waiting: { resolve: (value: WidgetConfigValue) => void; reject: (error: Error) => void }[] = [];
   /** Back online (the `online` event): a read that failed or waits for a retry is tried again at once. */
   readonly #online = (): void => {
-    if (this.status === 'error' ? this.retryable : this.#retryTimer !== undefined) this.retry();
+    if (this.status === 'error' ? this.retryable : this.#read.waiting) this.retry();
   };
   #readArgs: unknown[] = [];
-  /** The conversation language chosen: see `WidgetConfigValue.language`. */
+  /**
+   * The conversation language (see `WidgetConfigValue.language`): the visitor's choice (`chooseLanguage`), else the last
+   * one `value` chose; '' before the first. Kept here, decided by config/language.ts `chooseLanguage`.
+   */
   #language = '';
+  /** The `language` attribute when `#language` was last chosen: its change lets the attribute decide again. */
   #languageAttribute: string | null | undefined;
-  #announced = false;
-  readonly #validated = memo((raw: unknown, ...attributes: (string | null | undefined)[]) => this.#validate(raw, attributes));
-  readonly #labels = memo((config: WidgetConfig, language: string, textContents: unknown) => ({
-    texts: resolveTexts(config, language, this.#textContents(textContents)),
-    terms: termsFor(config, language),
-  }));
+  /** The `use_rtc` notice was given (once per element, with its first value). */
+  #announced?: boolean;
+  readonly #resolved = memo((raw: unknown, ...values: (string | null | undefined)[]) =>
+    resolveConfig(raw, Object.fromEntries(LAYERED_ATTRIBUTES.map((name, i) => [name, values[i]])), location.href, log.warn));
+  readonly #labels = memo(resolveLabels);
   readonly #dynamicVariables = memo(parseDynamicVariables);
   readonly #textContents = memo(parseTextContents);
 
@@ -122,8 +109,12 @@ export class WidgetConfigController implements ReactiveController {
   constructor(
     private readonly host: ReactiveControllerHost & EventTarget,
     private readonly args: () => WidgetConfigArgs,
-    private readonly network: { fetch?: FetchLike } = {},
+    network: { fetch?: FetchLike } = {},
   ) {
+    this.#read = new WidgetConfigRead({
+      value: (raw, json, cached) => this.#show(raw, json, cached),
+      error: (cause, error, transient) => this.#fail('config', cause, transient, error),
+    }, network);
     host.addController(this);
   }
 
@@ -131,10 +122,16 @@ export class WidgetConfigController implements ReactiveController {
   get value(): WidgetConfigValue | null {
     if (this.status !== 'ready') return null;
     const args = this.args();
-    const { config, linkPolicy, agentLanguage } = this.#validated(this.#raw, ...LAYERED_ATTRIBUTES.map((name) => args.attributes[name]));
-    const language = this.#language;
-    const { texts, terms } = this.#labels(config, language, args.textContents);
-    return { config, texts, linkPolicy, terms, language, agentLanguage, dynamicVariables: this.#dynamicVariables(args.dynamicVariables), endpoint: this.#endpoint! };
+    const attribute = args.attributes.language;
+    const resolved = this.#resolved(this.#raw, ...LAYERED_ATTRIBUTES.map((name) => args.attributes[name]));
+    const { config } = resolved;
+    if (!this.#announced && config.use_rtc) log.info('use_rtc: talking over the WebSocket (no WebRTC transport yet).');
+    this.#announced = true;
+    // Chosen again at each read, outside the memoised steps: the rule is stable (the same inputs give the same language).
+    const language = (this.#language = chooseLanguage(config, attribute, this.#languageAttribute, this.#language, navigator.languages));
+    this.#languageAttribute = attribute;
+    const labels = this.#labels(config, language, this.#textContents(args.textContents));
+    return { ...resolved, ...labels, language, dynamicVariables: this.#dynamicVariables(args.dynamicVariables), endpoint: this.#endpoint! };
   }
 
   /** Every label: the resolved ones, or before the configuration is read the defaults under the `text-contents` attribute. */
@@ -153,11 +150,18 @@ export class WidgetConfigController implements ReactiveController {
   hostDisconnected(): void {
     removeEventListener('online', this.#online);
     this.#settle(new Error('the element left the page'));
-    this.#abort?.abort();
-    this.#abort = null;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
+    this.#read.abort();
     if (this.status === 'loading') this.status = 'idle';
+  }
+
+  /** A change of `agent-id`, `server-url` or `signed-url` starts a new read (`retry()`). */
+  hostUpdate(): void {
+    const args = this.args();
+    const read = [args.agentId, args.serverUrl, args.signedUrl];
+    if (read.some((value, i) => value !== this.#readArgs[i])) {
+      this.#readArgs = read;
+      this.retry();
+    }
   }
 
   /**
@@ -165,34 +169,29 @@ export class WidgetConfigController implements ReactiveController {
    * @throws Error when the read fails (after its retries), the attributes are unusable, or the element leaves first
    */
   settled(): Promise<WidgetConfigValue> {
-    const value = this.value;
-    if (value) return Promise.resolve(value);
-    if (this.status === 'error') return Promise.reject(new Error('the widget configuration could not be read (see the console)'));
-    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      if (this.status === 'ready' || this.status === 'error') this.#settle();
+    });
   }
 
-  /** Settles everyone waiting: with the value, or with `error`. */
-  #settle(error?: Error): void {
-    const waiting = this.#waiting.splice(0);
-    if (!waiting.length) return;
-    const value = this.value;
-    for (const { resolve, reject } of waiting) {
-      if (value && !error) resolve(value);
-      else reject(error ?? new Error('the widget configuration could not be read (see the console)'));
-    }
-  }
-
-  /** Tries the read again at once (the error state's retry button, or back online), as a new read with all its tries. */
+  /**
+   * Starts a new read with the current attributes, with all its tries, aborting the one under way (a change of `agent-id`,
+   * `server-url` or `signed-url`; the error state's retry button; back online); ends in `error` when they are unusable.
+   */
   retry(): void {
-    void this.#read(this.args());
-  }
-
-  hostUpdate(): void {
-    const args = this.args();
-    const read = readArgs(args);
-    if (read.some((value, i) => value !== this.#readArgs[i])) {
-      this.#readArgs = read;
-      void this.#read(args);
+    this.#read.abort();
+    this.retryable = false;
+    this.fromCache = false;
+    try {
+      this.#endpoint = serviceEndpoint(this.args(), defaultServerUrl());
+    } catch (error) {
+      return this.#fail('attributes', `${(error as Error).message}; the widget cannot start.`);
+    }
+    this.#read.start(this.#endpoint);
+    if (!this.fromCache) {
+      this.status = 'loading';
+      this.host.requestUpdate();
     }
   }
 
@@ -202,137 +201,54 @@ export class WidgetConfigController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** Reads the configuration; a transient failure is tried again after a backoff (client/retry.ts), up to `READ_TRIES` in all. */
-  async #read(args: WidgetConfigArgs, retries = 0): Promise<void> {
-    this.#abort?.abort();
-    this.#abort = null;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
-    this.#retries = retries;
-    this.retryable = false;
-    try {
-      this.#endpoint = serviceEndpoint(args, defaultServerUrl());
-    } catch (error) {
-      this.status = 'error';
-      this.fromCache = false;
-      const message = `${(error as Error).message}; the widget cannot start.`;
-      log.error(message);
-      this.host.dispatchEvent(new VoiceAgentErrorEvent({ code: 'attributes', message, serviceCode: null }));
-      this.#settle(new Error(message));
-      return;
+  /** Settles everyone waiting: with the value when there is one (status `ready`), else with `error`. */
+  #settle(error?: Error): void {
+    const waiting = this.#waiting.splice(0);
+    if (!waiting.length) return;
+    const value = this.value;
+    for (const { resolve, reject } of waiting) {
+      if (value) resolve(value);
+      else reject(error ?? new Error('the widget configuration could not be read (see the console)'));
     }
-    const endpoint = this.#endpoint;
-    const { serverUrl, agentId, signature } = endpoint;
-    const abort = (this.#abort = new AbortController());
-    if (retries === 0) this.#readCache(endpoint);
-    if (!this.fromCache) {
-      this.status = 'loading';
-      this.host.requestUpdate();
-    }
-    try {
-      const response = await ((retries === 0 ? takePrefetchedWidgetConfig(endpoint, abort.signal) : null) ??
-        fetchWidgetConfig(serverUrl, agentId, { ...this.network, signal: abort.signal, ...(signature ? { conversationSignature: signature } : {}) }));
-      if (abort.signal.aborted) return;
-      const json = JSON.stringify(response.widget_config);
-      if (!signature && json !== this.#cachedJson) storeWidgetConfig(serverUrl, agentId, json);
-      const changed = this.#show(response.widget_config, json);
-      const wasReady = this.status === 'ready';
-      this.fromCache = false;
-      this.status = 'ready';
-      this.#settle();
-      // The same answer as the cached one: nothing to render again.
-      if (wasReady && !changed) return;
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      const cause = `could not read the widget configuration of agent "${agentId}" from ${serverUrl}: ${(error as Error).message}`;
-      if (isTransient(error) && this.#retries + 1 < READ_TRIES) {
-        // While it retries the launcher says it is connecting (or shows the cached configuration), not that the widget is broken.
-        const delay = retryDelay(this.#retries);
-        log.warn(`${cause}; trying again in ${delay} ms (try ${this.#retries + 2} of ${READ_TRIES}).`);
-        this.#retryTimer = setTimeout(() => void this.#read(this.args(), this.#retries + 1), delay);
-        return;
-      }
-      if (this.fromCache) {
-        // Stale-while-revalidate: the cached configuration stays; a final answer (a 4xx, a body that is not a
-        // configuration) also removes the stored entry, so the next visit shows what the service says.
-        log.warn(`${cause}; keeping the cached configuration.`);
-        if (!isTransient(error)) removeCachedWidgetConfig(serverUrl, agentId);
-        return;
-      }
-      this.status = 'error';
-      this.retryable = isTransient(error);
-      log.error(cause, error);
-      this.host.dispatchEvent(new VoiceAgentErrorEvent({ code: 'config', message: cause, serviceCode: null }));
-      this.#settle(new Error(cause));
-    } finally {
-      if (this.#abort === abort) this.#abort = null;
-    }
-    this.host.requestUpdate();
   }
 
   /**
-   * At the start of a read: the cached configuration of a public agent's `endpoint`, when there is one, becomes the
-   * value at once (status `ready`, `fromCache`); else the read starts from `loading`.
+   * Shows `raw` (a `widget_config`, untrusted), whole: every derived value is memoised from this one object, so swapping
+   * it swaps them all. The same `json` keeps the current object, and an answer that confirms what is shown renders nothing.
    */
-  #readCache({ serverUrl, agentId, signature }: ServiceEndpoint): void {
-    const cached = signature ? null : readCachedWidgetConfig(serverUrl, agentId);
-    this.#cachedJson = cached?.json ?? '';
-    this.fromCache = !!cached;
-    if (!cached) return;
-    this.#show(cached.config, cached.json);
+  #show(raw: unknown, json: string, cached: boolean): void {
+    const unchanged = this.status === 'ready' && json === this.#rawJson;
+    if (json !== this.#rawJson) {
+      this.#raw = raw;
+      this.#rawJson = json;
+    }
+    this.fromCache = cached;
     this.status = 'ready';
     this.#settle();
-    // Read from hostUpdate, after the host's own willUpdate: one more update lets the host see the value there too.
-    queueMicrotask(() => this.host.requestUpdate());
+    // The cached value comes within hostUpdate, after the host's own willUpdate: one more update lets the host see it there too.
+    if (cached) queueMicrotask(() => this.host.requestUpdate());
+    else if (!unchanged) this.host.requestUpdate();
   }
 
-  /**
-   * Makes `raw` (a `widget_config`, untrusted) the configuration, whole: every derived value is memoised from this one
-   * object, so swapping it swaps them all. Keeps the current object when `json` is the same text.
-   * @returns whether the configuration changed
-   */
-  #show(raw: unknown, json: string): boolean {
-    if (json === this.#rawJson) return false;
-    this.#raw = raw;
-    this.#rawJson = json;
-    return true;
-  }
-
-  /** Validates the service's configuration with the override attributes laid over it (attributes win); sets the language. */
-  #validate(raw: unknown, attributes: (string | null | undefined)[]): Pick<WidgetConfigValue, 'config' | 'linkPolicy' | 'agentLanguage'> {
-    const values = Object.fromEntries(LAYERED_ATTRIBUTES.map((name, i) => [name, attributes[i]])) as AttributeValues;
-    const config = resolveWidgetConfig(
-      applyAttributeLayer(raw, attributeLayer(values, log.warn)),
-      (field, problem) => {
-        const attribute = attributeFor(field, values);
-        log.warn(`${attribute ? `attribute ${attribute} (widget_config.${field})` : `widget_config.${field}`}: ${problem}; using the default.`);
-      },
-      location.href,
-    );
-    // The `language` attribute decides when it is set or changes; else keep the visitor's choice while it is offered;
-    // else the browser's language when the agent offers it, else the agent's.
-    const attributeChanged = values.language !== this.#languageAttribute;
-    this.#languageAttribute = values.language;
-    if (values.language && (attributeChanged || !this.#language)) this.#language = config.language;
-    else if (!offeredLanguages(config).includes(this.#language)) this.#language = values.language ? config.language : preferredLanguage(config, navigator.languages ?? []);
-    if (!this.#announced && config.use_rtc) log.info('use_rtc: talking over the WebSocket (no WebRTC transport yet).');
-    this.#announced = true;
-    return {
-      config,
-      linkPolicy: { allowedHosts: config.markdown_link_allowed_hosts, includeWww: config.markdown_link_include_www, allowHttp: config.markdown_link_allow_http, pageUrl: location.href },
-      agentLanguage: normalizeLanguage(isRecord(raw) ? raw['language'] : '') ?? 'en',
-    };
+  /** Ends in `error` for `code`: the console, a `voice-agent-error` event and everyone waiting are told `message`. */
+  #fail(code: 'attributes' | 'config', message: string, retryable = false, ...cause: unknown[]): void {
+    this.status = 'error';
+    this.retryable = retryable;
+    log.error(message, ...cause);
+    this.host.dispatchEvent(new VoiceAgentErrorEvent({ code, message, serviceCode: null }));
+    this.#settle(new Error(message));
+    this.host.requestUpdate();
   }
 }
 
 /** The attributes laid over the configuration (`CONFIG_ATTRIBUTES`); the conversation attributes only shape the initiation. */
 const LAYERED_ATTRIBUTES = Object.keys(CONFIG_ATTRIBUTES) as (keyof AttributeValues)[];
 
-/** `fn` remembered for its last arguments, as `@lit/task` keeps its value while its args stay equal (`===` each). */
+/** `fn` remembered for its last arguments, as `@lit/task` keeps its value while its args stay equal (`===` each; always as many). */
 function memo<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  let last: { args: A; result: R } | null = null;
+  let last: [args: A, result: R] | undefined;
   return (...args) => {
-    if (!last || args.length !== last.args.length || args.some((arg, i) => arg !== last!.args[i])) last = { args, result: fn(...args) };
-    return last.result;
+    if (!last || args.some((arg, i) => arg !== last![0][i])) last = [args, fn(...args)];
+    return last[1];
   };
 }

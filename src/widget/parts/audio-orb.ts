@@ -1,14 +1,22 @@
 import { css, html, type TemplateResult } from 'lit';
 import type { AudioTurnState } from '../../audio/audio-controller.js';
+import { elementRef, type ElementCallback } from './element-ref.js';
+
+/** Options of `audioOrb`. */
+export interface AudioOrbOptions {
+  turn: AudioTurnState;
+  /** Gets the orb element, which follows the call's levels (`--_mic-level`, `--_agent-level`). */
+  levelTarget: ElementCallback;
+}
 
 /**
  * The large orb of a voice call (`part="orb"`), shown in place of the transcript when `transcript_enabled` is false:
  * decorative (`aria-hidden`; the status line says whose turn it is). It and the header's avatar follow the levels
- * the voice controller writes on the root (`--_mic-level`, `--_agent-level`, 0..1), and stay still under
+ * the voice controller writes on them (`--_mic-level`, `--_agent-level`, 0..1), and stay still under
  * `prefers-reduced-motion`.
  */
-export function audioOrb({ turn }: { turn: AudioTurnState }): TemplateResult {
-  return html`<div class="orb-stage"><span part="orb" class="avatar orb audio-orb ${turn}" aria-hidden="true"></span></div>`;
+export function audioOrb({ turn, levelTarget }: AudioOrbOptions): TemplateResult {
+  return html`<div class="orb-stage"><span part="orb" class="avatar orb audio-orb ${turn}" aria-hidden="true" ${elementRef(levelTarget)}></span></div>`;
 }
 
 export const audioOrbStyles = css`

@@ -1,5 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { Labels, WidgetConfig } from '../../config/types.js';
+import { elementRef, type ElementCallback } from './element-ref.js';
 
 /** Where the "powered by" line points unless `override_link` says otherwise. */
 const BANNER_LINK = 'https://www.npmjs.com/package/voice-agent-widget';
@@ -20,6 +21,8 @@ export interface ConversationActionsOptions {
   onStartCall: () => void;
   onStart: () => void;
   onEnd: () => void;
+  /** Gets the row of buttons (its first button takes focus when the panel opens without a text input). */
+  actionsRef: ElementCallback;
 }
 
 /**
@@ -27,8 +30,8 @@ export interface ConversationActionsOptions {
  * and the chat button (`part="start-button"`, `start_chat`) as the agent offers; during it, the call's controls and
  * the end button (`part="end-button"`, `end_call`).
  */
-export function conversationActions({ texts, active, voice, text, ended, controls, onStartCall, onStart, onEnd }: ConversationActionsOptions): TemplateResult {
-  return html`<div class="actions">
+export function conversationActions({ texts, active, voice, text, ended, controls, onStartCall, onStart, onEnd, actionsRef }: ConversationActionsOptions): TemplateResult {
+  return html`<div class="actions" ${elementRef(actionsRef)}>
     ${active
       ? html`${controls}<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
       : html`${voice ? html`<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${ended ? texts.new_call : texts.start_call}</button>` : nothing}${text

@@ -18,7 +18,7 @@ export { audioOrb } from './audio-orb.js';
 export { composer } from './composer.js';
 export { banner, conversationActions } from './conversation-actions.js';
 export { feedbackSheet } from './feedback-sheet.js';
-export { conversationId, header, statusLabel } from './header.js';
+export { conversationId, header } from './header.js';
 export { panel } from './panel.js';
 export { termsDialog } from './terms-dialog.js';
 export { transcript } from './transcript.js';

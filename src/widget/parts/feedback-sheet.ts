@@ -17,7 +17,8 @@ export interface FeedbackSheetOptions {
 /**
  * The end-of-call feedback sheet (`part="feedback"`; PROTOCOL.md section 4, `feedback_mode: end` with
  * `end_feedback.type: rating`): `initiate_feedback` with five star buttons (`part="star-button"`, named `n/5`), then
- * the optional comment (`request_follow_up_feedback`, `go_back`, `submit`), then the thanks or `error_occurred`.
+ * the optional comment (`request_follow_up_feedback`, `go_back` with `part="back-button"`, `submit` with
+ * `part="submit-button"`), then the thanks or `error_occurred`.
  */
 export function feedbackSheet({ step, texts, onRate, onBack, onSubmit }: FeedbackSheetOptions): TemplateResult {
   const submit = (event: SubmitEvent): void => {
@@ -34,8 +35,8 @@ export function feedbackSheet({ step, texts, onRate, onBack, onSubmit }: Feedbac
         ? html`<form @submit=${submit}>
             <label>${texts.request_follow_up_feedback}<textarea name="comment" rows="3" maxlength=${MAX_TEXT_LENGTH} placeholder=${texts.follow_up_feedback_placeholder}></textarea></label>
             <div class="terms-actions">
-              <button class="secondary" type="button" @click=${onBack}>${texts.go_back}</button>
-              <button class="primary" type="submit">${texts.submit}</button>
+              <button part="button back-button" class="secondary" type="button" @click=${onBack}>${texts.go_back}</button>
+              <button part="button submit-button" class="primary" type="submit">${texts.submit}</button>
             </div>
           </form>`
         : html`<p role="status">${step === 'thanks' ? texts.thanks_for_feedback : texts.error_occurred}</p>

@@ -1,9 +1,8 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
-import type { AudioTurnState } from '../../audio/audio-controller.js';
-import type { SessionStatus } from '../../client/session.js';
 import { languageName } from '../../config/language.js';
 import type { Labels, WidgetConfig } from '../../config/types.js';
 import { avatar } from './avatar.js';
+import { elementRef, type ElementCallback } from './element-ref.js';
 
 /** Options of `header`. */
 export interface HeaderOptions {
@@ -23,6 +22,8 @@ export interface HeaderOptions {
   onLanguage: (language: string) => void;
   onExpand: () => void;
   onCollapse: () => void;
+  /** Gets the header element, whose avatar follows a call's levels (`--_mic-level`, `--_agent-level`). */
+  levelTarget: ElementCallback;
 }
 
 /**
@@ -32,7 +33,7 @@ export interface HeaderOptions {
  */
 export function header(o: HeaderOptions): TemplateResult {
   const { config, texts } = o;
-  return html`<div part="header" class="header">
+  return html`<div part="header" class="header" ${elementRef(o.levelTarget)}>
     ${avatar({ config, size: 'large' })}
     <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'}>${o.status ? texts[o.status] : ''}</span></p>
     ${config.language_selector && o.languages.length > 1
@@ -51,19 +52,6 @@ export function header(o: HeaderOptions): TemplateResult {
           <span aria-hidden="true">&times;</span>
         </button>`}
   </div>`;
-}
-
-/**
- * Which label the status line shows (PROTOCOL.md section 3): `connecting_status` while the conversation (or a call's
- * microphone) is being opened; once connected, in a voice call `speaking_status` while the agent's audio plays and
- * `listening_status` otherwise, in text `chatting_status`; nothing before and after.
- * @param turn the call's turn, or null when no voice call runs (or it is switched to text)
- * @param call a voice call is under way (asking for the microphone counts)
- */
-export function statusLabel(status: SessionStatus, turn: AudioTurnState | null, call: boolean): keyof Labels | null {
-  if (status === 'connecting' || (call && status !== 'connected')) return 'connecting_status';
-  if (status !== 'connected') return null;
-  return turn ? (turn === 'speaking' ? 'speaking_status' : 'listening_status') : 'chatting_status';
 }
 
 /** Options of `conversationId`. */

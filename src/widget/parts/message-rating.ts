@@ -21,7 +21,7 @@ export interface MessageRatingOptions {
 export function messageRating({ entry, texts, onRate }: MessageRatingOptions): TemplateResult {
   // Both buttons in one template, no list: a long transcript holds one of these per agent message, and each list item
   // would add marker nodes of its own.
-  return html`<div part="rating" class="code-actions">
+  return html`<div part="rating" class="rating">
     <button part="button like-button" class="link" type="button" aria-label=${texts.like} aria-pressed=${entry.score === 'like' ? 'true' : 'false'} ?disabled=${!!entry.score} @click=${() => onRate(entry, 'like')}>
       👍
     </button>

@@ -1,16 +1,17 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { stripAudioTags } from '../../config/texts.js';
 import type { Labels } from '../../config/types.js';
-import type { LinkPolicy } from '../../markdown/link-policy.js';
+import type { LinkPolicy } from '../../config/link-policy.js';
 import { IncrementalMarkdown } from '../../markdown/incremental.js';
 import type { NoticeKind, TranscriptEntry } from '../controllers/conversation.js';
 import { codeActions } from './code-actions.js';
 import { messageRating, type MessageScore } from './message-rating.js';
 
-/** The rendered markdown of one owner: its `.md` element, kept rendered, and the labels of its code actions. */
+/** The rendered markdown of one owner: its `.md` element, kept rendered, and the labels and copy of its code actions. */
 interface Rendered {
   readonly markdown: IncrementalMarkdown;
   texts: Labels;
+  onCopyCode: (code: string) => void;
 }
 
 /**
@@ -29,26 +30,31 @@ export interface AgentContentOptions {
   text: string;
   linkPolicy: LinkPolicy;
   texts: Labels;
+  /** Copies a code block's code (a code action). */
+  onCopyCode: (code: string) => void;
 }
 
 /**
  * Agent markdown through the one pipeline (marked → DOMPurify → link policy), with code actions under each code block:
  * the owner's `.md` element, updated in place to show `text`.
  */
-export function agentContent({ owner, text, linkPolicy, texts }: AgentContentOptions): HTMLElement {
+export function agentContent({ owner, text, linkPolicy, texts, onCopyCode }: AgentContentOptions): HTMLElement {
   let cache = rendered.get(linkPolicy);
   if (!cache) rendered.set(linkPolicy, (cache = new WeakMap()));
   let view = cache.get(owner);
   if (!view) {
     const node = document.createElement('div');
     node.className = 'md';
+    const onCopy = (code: string): void => made.onCopyCode(code);
     const made: Rendered = {
       texts,
-      markdown: new IncrementalMarkdown(node, linkPolicy, (fragment) => fragment.querySelectorAll('pre').forEach((pre) => codeActions({ pre, texts: made.texts }))),
+      onCopyCode,
+      markdown: new IncrementalMarkdown(node, linkPolicy, (fragment) => fragment.querySelectorAll('pre').forEach((pre) => codeActions({ pre, texts: made.texts, onCopy }))),
     };
     cache.set(owner, (view = made));
   }
   view.texts = texts;
+  view.onCopyCode = onCopyCode;
   view.markdown.update(text);
   return view.markdown.container;
 }
@@ -64,6 +70,8 @@ export interface MessageOptions {
   onRate: ((entry: TranscriptEntry, score: MessageScore) => void) | null;
   /** Sends a visitor's message that did not reach the agent again. */
   onResend: (entry: TranscriptEntry) => void;
+  /** Copies a code block's code (a code action). */
+  onCopyCode: (code: string) => void;
 }
 
 /**
@@ -72,7 +80,7 @@ export interface MessageOptions {
  * `send_again` button, `part="resend-button"`), a notice of how the
  * conversation ended (`part="notice"`) or a client tool's status (`part="notice tool-status"`).
  */
-export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend }: MessageOptions): TemplateResult {
+export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend, onCopyCode }: MessageOptions): TemplateResult {
   if (entry.role === 'tool') return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
   if (entry.role === 'notice') return html`<p part="notice" class="notice ${FAILURES.has(entry.notice!) ? 'error' : ''}">${texts[NOTICE_LABELS[entry.notice!]]}</p>`;
   if (entry.role === 'user') {
@@ -82,7 +90,7 @@ export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend 
       ${entry.delivery === 'unsent' ? html`<button part="button resend-button" class="link resend" type="button" @click=${() => onResend(entry)}>${texts.send_again}</button>` : nothing}`;
   }
   return html`<div part="message agent-message" class="message agent" dir="auto" aria-busy=${entry.streaming ? 'true' : 'false'}>
-    ${agentContent({ owner: entry, text: stripTags ? stripAudioTags(entry.text) : entry.text, linkPolicy, texts })}
+    ${agentContent({ owner: entry, text: stripTags ? stripAudioTags(entry.text) : entry.text, linkPolicy, texts, onCopyCode })}
     ${onRate && entry.eventId !== null && !entry.streaming ? messageRating({ entry, texts, onRate }) : nothing}
   </div>`;
 }
@@ -152,6 +160,12 @@ export const messageStyles = css`
   .notice.error,
   .unsent-mark {
     color: var(--_error-text);
+  }
+  /* A failure's notice is framed in base_error itself (its text keeps the contrast it needs, --_error-text). */
+  .notice.error {
+    padding: 2px 10px;
+    border: 1px solid var(--_base-error);
+    border-radius: 999px;
   }
   .resend {
     align-self: flex-end;

@@ -89,7 +89,9 @@ export const panelStyles = css`
   }
   [role='alert'].placeholder {
     flex: 0 1 auto;
-    margin-top: auto;
+    margin: auto 16px 0;
+    border: 1px solid var(--_base-error);
+    border-radius: var(--_input-radius);
     color: var(--_error-text);
   }
   .panel > .retry {

@@ -1,8 +1,9 @@
 import { css, html, type TemplateResult } from 'lit';
 import type { Terms } from '../../config/texts.js';
 import type { Labels } from '../../config/types.js';
-import type { LinkPolicy } from '../../markdown/link-policy.js';
+import type { LinkPolicy } from '../../config/link-policy.js';
 import { renderSafeHtml } from '../../markdown/render.js';
+import { elementRef, type ElementCallback } from './element-ref.js';
 
 /** The sanitised terms, one element per `Terms`, moved into the dialog each time it opens (never re-parsed). */
 const rendered = new WeakMap<Terms, HTMLElement>();
@@ -15,6 +16,8 @@ export interface TermsDialogOptions {
   onAccept: () => void;
   /** Declined: the decline button or Escape (`cancel`). */
   onDecline: () => void;
+  /** Gets the `<dialog>` (the terms controller opens it as a modal). */
+  dialogRef: ElementCallback;
 }
 
 /**
@@ -23,14 +26,14 @@ export interface TermsDialogOptions {
  * `dismiss_terms` buttons (`part="accept-terms-button"` / `part="decline-terms-button"`). The terms controller opens
  * it with `showModal()` and returns focus when it closes.
  */
-export function termsDialog({ terms, texts, linkPolicy, onAccept, onDecline }: TermsDialogOptions): TemplateResult {
+export function termsDialog({ terms, texts, linkPolicy, onAccept, onDecline, dialogRef }: TermsDialogOptions): TemplateResult {
   let content: HTMLElement | string = terms.text;
   if (terms.html) {
     content = rendered.get(terms) ?? document.createElement('div');
     if (!rendered.has(terms)) content.append(renderSafeHtml(terms.html, linkPolicy));
     rendered.set(terms, content);
   }
-  return html`<dialog part="terms" class="terms" aria-label=${texts.main_label} aria-describedby="terms-text" @cancel=${onDecline}>
+  return html`<dialog part="terms" class="terms" aria-label=${texts.main_label} aria-describedby="terms-text" @cancel=${onDecline} ${elementRef(dialogRef)}>
     <div id="terms-text" class="terms-text">${content}</div>
     <div class="terms-actions">
       <button part="button decline-terms-button" class="secondary" type="button" @click=${onDecline}>${texts.dismiss_terms}</button>

@@ -4,8 +4,9 @@ import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { stripAudioTags } from '../../config/texts.js';
 import type { Labels } from '../../config/types.js';
-import type { LinkPolicy } from '../../markdown/link-policy.js';
+import type { LinkPolicy } from '../../config/link-policy.js';
 import type { TranscriptEntry } from '../controllers/conversation.js';
+import { elementRef, type ElementCallback } from './element-ref.js';
 import { agentContent, message } from './message.js';
 import type { MessageScore } from './message-rating.js';
 
@@ -24,6 +25,10 @@ export interface TranscriptOptions {
   onRate: ((entry: TranscriptEntry, score: MessageScore) => void) | null;
   /** Sends a visitor's message that did not reach the agent again. */
   onResend: (entry: TranscriptEntry) => void;
+  /** Copies a code block's code (a code action). */
+  onCopyCode: (code: string) => void;
+  /** Gets the transcript element (the follow controller keeps the newest line in view). */
+  transcriptRef: ElementCallback;
 }
 
 /**
@@ -35,12 +40,12 @@ export interface TranscriptOptions {
  * below). The lines are wrapped in one element (`.lines`), which `FollowTranscriptController` observes to follow the end.
  */
 export function transcript(options: TranscriptOptions): TemplateResult {
-  const { texts, linkPolicy, greeting, stripTags, onScroll } = options;
-  return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.transcript} tabindex="0" @scroll=${onScroll}>
+  const { texts, linkPolicy, greeting, stripTags, onScroll, onCopyCode } = options;
+  return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.transcript} tabindex="0" @scroll=${onScroll} ${elementRef(options.transcriptRef)}>
     <div class="lines">
       ${greeting
         ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent({
-            owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts,
+            owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts, onCopyCode,
           })}</div>`
         : nothing}
       ${transcriptLines(options)}
@@ -100,12 +105,14 @@ class TranscriptLines extends Directive {
   #memos = new Map<number, BlockMemo>();
   readonly #onRate = (entry: TranscriptEntry, score: MessageScore): void => this.#latest?.onRate?.(entry, score);
   readonly #onResend = (entry: TranscriptEntry): void => this.#latest?.onResend(entry);
+  readonly #onCopyCode = (code: string): void => this.#latest?.onCopyCode(code);
 
   render(options: TranscriptOptions): unknown {
     this.#latest = options;
     const { entries, texts, linkPolicy, stripTags } = options;
     const onRate = options.onRate ? this.#onRate : null;
     const onResend = this.#onResend;
+    const onCopyCode = this.#onCopyCode;
     const shared = [texts, linkPolicy, stripTags, onRate];
     const blocks: Block[] = [];
     const memos = new Map<number, BlockMemo>();
@@ -133,7 +140,7 @@ class TranscriptLines extends Directive {
     const line = (entry: TranscriptEntry): unknown => {
       const state = [...shared];
       writeLineState(state, shared.length, entry);
-      return guard(state, () => message({ entry, texts, linkPolicy, stripTags, onRate, onResend }));
+      return guard(state, () => message({ entry, texts, linkPolicy, stripTags, onRate, onResend, onCopyCode }));
     };
     return repeat(
       blocks,

@@ -51,6 +51,9 @@ export function voiceProblem({ texts, problem }: VoiceProblemOptions): TemplateR
 export const voiceControlsStyles = css`
   .problem {
     margin: 0 16px 8px;
+    padding: 6px 10px;
+    border: 1px solid var(--_base-error);
+    border-radius: var(--_input-radius);
     color: var(--_error-text);
     font-size: 13px;
     text-align: center;

@@ -1,6 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { FakeSocket } from '../fake-socket.js';
 import { ConversationSession, parseServerMessage, type SessionEnd } from '../../../src/client/index.js';
+import { MIN_SILENCE_MS } from '../../../src/client/session.js';
+import { until } from '../../helpers.js';
 
 const METADATA = {
   type: 'conversation_initiation_metadata',
@@ -19,6 +21,26 @@ function newSession(handshakeTimeoutMs = 2000): { session: ConversationSession; 
   const ended: SessionEnd[] = [];
   session.addEventListener('ended', (e) => ended.push(e.detail));
   return { session, socket: () => FakeSocket.last!, ended };
+}
+
+/**
+ * A session (with `options`) whose handshake is done and that then got `pings` pings 100 ms apart; `ended` collects its
+ * ends, `endedAt` when each came (performance.now(), ms).
+ */
+async function connectedThenPinged(options: { silenceTimeoutMs?: number }, pings: number): Promise<{ ended: SessionEnd[]; endedAt: number[] }> {
+  const session = new ConversationSession({ url: 'ws://service.test/v1/voiceai/conversation?agent_id=a', WebSocket: FakeSocket as unknown as typeof WebSocket, ...options });
+  const ended: SessionEnd[] = [];
+  const endedAt: number[] = [];
+  session.addEventListener('ended', (e) => (ended.push(e.detail), endedAt.push(performance.now())));
+  const started = session.start();
+  FakeSocket.last.open();
+  FakeSocket.last.serverSends(METADATA);
+  await started;
+  for (let i = 0; i < pings; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    FakeSocket.last.serverSends({ type: 'ping', ping_event: { event_id: i + 1 } });
+  }
+  return { ended, endedAt };
 }
 
 describe('ConversationSession', () => {
@@ -136,24 +158,22 @@ describe('ConversationSession', () => {
   });
 
   it('a connected service that sends nothing for silenceTimeoutMs has lost the connection; any frame, a ping too, resets the bound', async () => {
-    const session = new ConversationSession({
-      url: 'ws://service.test/v1/voiceai/conversation?agent_id=a', WebSocket: FakeSocket as unknown as typeof WebSocket, silenceTimeoutMs: 150,
-    });
-    const ended: SessionEnd[] = [];
-    session.addEventListener('ended', (e) => ended.push(e.detail));
-    const started = session.start();
-    FakeSocket.last.open();
-    FakeSocket.last.serverSends(METADATA);
-    await started;
-    for (let i = 0; i < 4; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      FakeSocket.last.serverSends({ type: 'ping', ping_event: { event_id: i + 1 } });
-    }
+    const { ended } = await connectedThenPinged({ silenceTimeoutMs: 150 }, 4);
     expect(ended, 'pings every 100 ms keep it alive past 150 ms').to.deep.equal([]);
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect(ended.map((end) => end.reason)).to.deep.equal(['error']);
     expect(ended[0]!.error!.message).to.contain('connection is lost');
     expect(FakeSocket.last.closedWith, 'the socket closed').to.equal(1000);
+  });
+
+  it('once the service pings regularly, its silence is noticed after three ping intervals, at least MIN_SILENCE_MS, not 30 s', async function () {
+    this.timeout(9000);
+    const { ended, endedAt } = await connectedThenPinged({}, 3);
+    const silentFrom = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, MIN_SILENCE_MS - 300));
+    expect(ended, 'not before MIN_SILENCE_MS').to.deep.equal([]);
+    await until(() => ended.length === 1, 'the silence noticed', 1500);
+    expect(endedAt[0]! - silentFrom).to.be.within(MIN_SILENCE_MS - 50, MIN_SILENCE_MS + 500);
   });
 
   it('end() closes with 1000 and reports the visitor as the one who ended it, once', async () => {

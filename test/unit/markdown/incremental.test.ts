@@ -2,7 +2,7 @@
 // whole pipeline gives for the text so far (PROTOCOL.md section 2, Link policy), and renders only its changed tail.
 import { expect } from '@open-wc/testing';
 import { IncrementalMarkdown } from '../../../src/markdown/incremental.js';
-import type { LinkPolicy } from '../../../src/markdown/link-policy.js';
+import type { LinkPolicy } from '../../../src/config/link-policy.js';
 import { fragmentToHtml, renderMarkdown, splitMarkdown } from '../../../src/markdown/render.js';
 
 const POLICY: LinkPolicy = { allowedHosts: ['example.com'], includeWww: true, allowHttp: false, pageUrl: 'https://shop.test/chat/' };

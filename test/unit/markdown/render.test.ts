@@ -1,6 +1,6 @@
 // PROTOCOL.md section 2, Link policy: the marked → DOMPurify → link policy pipeline.
 import { expect } from '@open-wc/testing';
-import type { LinkPolicy } from '../../../src/markdown/link-policy.js';
+import type { LinkPolicy } from '../../../src/config/link-policy.js';
 import { fragmentToHtml, renderMarkdown, renderSafeHtml } from '../../../src/markdown/render.js';
 
 const PAGE = 'https://shop.test/chat/';

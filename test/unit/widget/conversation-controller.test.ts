@@ -153,7 +153,7 @@ describe('ConversationController', () => {
   it('answers a client tool call through clientToolHandler: the result, or the error with is_error', async () => {
     const { conversation, socket } = await connected();
     const asked: [string, Record<string, unknown>][] = [];
-    conversation.clientToolHandler = async (name, parameters) => {
+    conversation.tools.handler = async (name, parameters) => {
       asked.push([name, parameters]);
       if (name === 'fail') throw new Error('the page refused');
       return 'it is 10:15';
@@ -174,7 +174,7 @@ describe('ConversationController', () => {
 
   it('answers a tool call as unknown when the page registered no handler', async () => {
     const { conversation, socket } = await connected();
-    expect(conversation.clientToolHandler).to.equal(null);
+    expect(conversation.tools.handler).to.equal(null);
     socket.serverSends({ type: 'client_tool_call', client_tool_call: { tool_name: 'open_cart', tool_call_id: 'c3', parameters: {}, event_id: 9 } });
     await until(() => socket.sentOfType('client_tool_result').length === 1, 'tool result sent');
     expect(socket.sentOfType('client_tool_result')[0]).to.deep.equal({
@@ -185,8 +185,8 @@ describe('ConversationController', () => {
 
   it('answers from clientTools first (JSON for a non-string result), and a tool with no answer in CLIENT_TOOL_TIMEOUT_MS as an error', async () => {
     const { conversation, socket } = await connected();
-    conversation.clientToolHandler = async () => 'from the handler';
-    conversation.clientTools = { get_cart: () => ({ items: 2 }), never: () => new Promise(() => {}) };
+    conversation.tools.handler = async () => 'from the handler';
+    conversation.tools.page = { get_cart: () => ({ items: 2 }), never: () => new Promise(() => {}) };
     // The 10 s timeout is shortened for this test: only that timer's delay is changed.
     const { setTimeout: realSetTimeout } = window;
     window.setTimeout = ((handler: TimerHandler, delay?: number, ...args: unknown[]) =>

@@ -4,6 +4,7 @@
  * it once, a failure told and tried again, and the idle wait released on removal.
  */
 import { expect } from '@open-wc/testing';
+import { ClientToolStore } from '../../../src/widget/client-tools.js';
 import type { ConversationPanel, PanelShell } from '../../../src/widget/conversation-panel.js';
 import { ConversationLoaderController, type ImportConversation } from '../../../src/widget/controllers/conversation-loader.js';
 import { detach, mountHost, type TestHost } from './host.js';
@@ -25,7 +26,9 @@ function fakeImport(fail: () => boolean = () => false): { importModule: ImportCo
   return { importModule, calls: () => calls, made };
 }
 
-const shellOf = (host: TestHost): PanelShell => ({ host, attributes: () => ({}) as never, toggle: () => {}, chooseLanguage: () => {}, expanded: () => false, setExpanded: () => {} });
+const shellOf = (host: TestHost): PanelShell => ({
+  host, tools: new ClientToolStore(), attributes: () => ({}) as never, toggle: () => {}, onKeydown: () => {}, chooseLanguage: () => {}, expanded: () => false, setExpanded: () => {},
+});
 
 /** Holds `requestIdleCallback` so a test decides when the browser is idle. */
 function holdIdle(): { run: () => void; pending: () => number; restore: () => void } {

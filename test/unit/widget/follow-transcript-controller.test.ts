@@ -1,6 +1,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { html } from 'lit';
 import { FollowTranscriptController } from '../../../src/widget/controllers/follow-transcript.js';
+import { elementRef } from '../../../src/widget/parts/element-ref.js';
 import { mountHost, type TestHost } from './host.js';
 
 /** Resolves after the next frame has been rendered, with its resize observations (the controller follows then). */
@@ -13,8 +14,8 @@ const frame = (): Promise<void> => new Promise((resolve) => requestAnimationFram
 async function mountTranscript(lines: number): Promise<{ host: TestHost; transcript: HTMLElement; add: (n: number) => Promise<void> }> {
   let count = lines;
   const { host } = await mountHost((h) => {
-    const follow = new FollowTranscriptController(h, '.transcript');
-    h.content = () => html`<div class="transcript" style="height: 100px; overflow: auto" @scroll=${follow.onScroll}>
+    const follow = new FollowTranscriptController(h);
+    h.content = () => html`<div class="transcript" style="height: 100px; overflow: auto" @scroll=${follow.onScroll} ${elementRef(follow.transcriptRef)}>
       ${Array.from({ length: count }, (_, i) => html`<p style="height: 20px; margin: 0">line ${i}</p>`)}
     </div>`;
     return follow;

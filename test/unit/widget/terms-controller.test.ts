@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import { html, nothing } from 'lit';
 import type { Terms } from '../../../src/config/texts.js';
 import { TermsController } from '../../../src/widget/controllers/terms.js';
+import { elementRef } from '../../../src/widget/parts/element-ref.js';
 import { captureConsole, until } from '../../helpers.js';
 import { detach, mountHost, type TestHost } from './host.js';
 
@@ -17,7 +18,7 @@ async function mountTerms(): Promise<{ host: TestHost; terms: TermsController; $
     h.content = () => html`
       ${withOpener ? html`<button class="opener">Start</button>` : nothing}
       <button class="fallback">Type</button>
-      ${made.open ? html`<dialog class="terms"><p>${TERMS.text}</p><button class="accept">Accept</button></dialog>` : nothing}
+      ${made.open ? html`<dialog class="terms" ${elementRef(made.dialogRef)}><p>${TERMS.text}</p><button class="accept">Accept</button></dialog>` : nothing}
     `;
     return made;
   });

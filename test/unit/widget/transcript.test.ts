@@ -5,7 +5,7 @@ import { html, render } from 'lit';
 import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../../src/config/defaults.js';
 import type { Labels } from '../../../src/config/types.js';
 import { mutatedNodes } from '../../helpers.js';
-import type { LinkPolicy } from '../../../src/markdown/link-policy.js';
+import type { LinkPolicy } from '../../../src/config/link-policy.js';
 import type { TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
 import { transcript, type TranscriptOptions } from '../../../src/widget/parts/transcript.js';
 
@@ -56,6 +56,8 @@ function options(entries: TranscriptEntry[], texts: Labels, calls: string[] = []
     onScroll: () => {},
     onRate: (entry, score) => calls.push(`${tag}rate ${entry.key} ${score}`),
     onResend: (entry) => calls.push(`${tag}resend ${entry.key}`),
+    onCopyCode: (code) => calls.push(`${tag}copy ${code}`),
+    transcriptRef: () => {},
   };
 }
 

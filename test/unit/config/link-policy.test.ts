@@ -1,6 +1,6 @@
 // PROTOCOL.md section 2, Link policy: isLinkAllowed / allowedUrl.
 import { expect } from '@open-wc/testing';
-import { allowedUrl, isLinkAllowed, type LinkPolicy } from '../../../src/markdown/link-policy.js';
+import { allowedUrl, isLinkAllowed, type LinkPolicy } from '../../../src/config/link-policy.js';
 
 const PAGE = 'https://shop.test/products/page.html';
 

@@ -1,0 +1,56 @@
+/**
+ * Watching the devices of a call: decides when a change means the call lost its microphone or its sound output.
+ * - The microphone is lost when its track ends (the browser's word for an unplugged device) or when a `devicechange`
+ *   leaves no device with the track's `deviceId`.
+ * - The output is lost when a `devicechange` takes the number of `audiooutput` devices from some to none. It is
+ *   compared with the last count, never judged by zero alone: some browsers list no outputs at all (Firefox without
+ *   `setSinkId`), and there a call must not be told it has none.
+ */
+
+/** What `watchDevices` reports; neither is called after its release. */
+export interface DeviceWatchCallbacks {
+  /** The microphone in use went away. */
+  onMicrophoneLost(): void;
+  /** The last audio output went away. */
+  onOutputLost(): void;
+}
+
+/** A microphone track as the watch reads it: its `ended` event and its `deviceId` (a `MediaStreamTrack`). */
+export type WatchedTrack = EventTarget & { getSettings(): { deviceId?: string } };
+
+/** The devices as the watch reads them: `devicechange` events and the list (`navigator.mediaDevices`). */
+export type DeviceList = EventTarget & { enumerateDevices(): Promise<Pick<MediaDeviceInfo, 'deviceId' | 'kind'>[]> };
+
+/**
+ * Watches the microphone of `stream` and the audio outputs, and reports each loss once it happens.
+ * @param devices the device list; `navigator.mediaDevices` but for unit tests (DESIGN.md rule 11)
+ * @returns its release: removes every listener; a list still being read then reports nothing
+ */
+export function watchDevices(
+  stream: { getAudioTracks(): WatchedTrack[] },
+  callbacks: DeviceWatchCallbacks,
+  devices: DeviceList = navigator.mediaDevices,
+): () => void {
+  let live = true;
+  let outputs = 0;
+  const microphoneLost = () => live && callbacks.onMicrophoneLost();
+  const read = async (report: boolean) => {
+    const list = await devices.enumerateDevices().catch(() => []);
+    if (!live) return;
+    const id = stream.getAudioTracks()[0]?.getSettings().deviceId;
+    const count = list.filter((d) => d.kind === 'audiooutput').length;
+    if (report && id && !list.some((d) => d.deviceId === id)) callbacks.onMicrophoneLost();
+    else if (report && outputs && !count) callbacks.onOutputLost();
+    outputs = count;
+  };
+  const change = () => void read(true);
+  const tracks = stream.getAudioTracks();
+  for (const track of tracks) track.addEventListener('ended', microphoneLost);
+  devices.addEventListener('devicechange', change);
+  void read(false);
+  return () => {
+    live = false;
+    for (const track of tracks) track.removeEventListener('ended', microphoneLost);
+    devices.removeEventListener('devicechange', change);
+  };
+}

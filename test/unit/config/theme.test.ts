@@ -1,0 +1,44 @@
+import { expect } from '@open-wc/testing';
+import { ERROR_TEXT_CONTRAST, contrastRatio, errorTextMix, type Rgb } from '../../../src/config/theme.js';
+
+const WHITE: Rgb = [255, 255, 255];
+const BLACK: Rgb = [0, 0, 0];
+/** The default `base_error` (#ef4444): 3.76:1 on white, short of 4.5:1 for text. */
+const RED: Rgb = [0xef, 0x44, 0x44];
+
+/** `error` mixed with `text` by `percent`, as CSS `color-mix(in srgb, error, text percent)` mixes. */
+const mix = (error: Rgb, text: Rgb, percent: number): Rgb => error.map((c, i) => c + ((text[i]! - c) * percent) / 100) as unknown as Rgb;
+
+describe('contrastRatio (WCAG 2.x)', () => {
+  it('is 21 for black on white, 1 for a colour on itself, and the same both ways', () => {
+    expect(contrastRatio(BLACK, WHITE)).to.be.closeTo(21, 1e-9);
+    expect(contrastRatio(RED, RED)).to.equal(1);
+    expect(contrastRatio(RED, WHITE)).to.be.closeTo(3.76, 0.01);
+    expect(contrastRatio(WHITE, RED)).to.equal(contrastRatio(RED, WHITE));
+  });
+});
+
+describe('errorTextMix', () => {
+  it('is 0 when base_error alone reads at 4.5:1 on base: the error colour is drawn as itself', () => {
+    const darkRed: Rgb = [0xb9, 0x1c, 0x1c]; // #b91c1c: 6.5:1 on white
+    expect(errorTextMix(darkRed, BLACK, WHITE)).to.equal(0);
+  });
+
+  it('mixes in the least share of the text colour that reaches 4.5:1 (the default red on white)', () => {
+    const percent = errorTextMix(RED, BLACK, WHITE);
+    expect(percent).to.be.greaterThan(0);
+    expect(contrastRatio(mix(RED, BLACK, percent), WHITE)).to.be.at.least(ERROR_TEXT_CONTRAST);
+    expect(contrastRatio(mix(RED, BLACK, percent - 5), WHITE), 'one step less falls short').to.be.below(ERROR_TEXT_CONTRAST);
+  });
+
+  it('on a dark theme mixes towards the light text colour', () => {
+    const base: Rgb = [0x11, 0x18, 0x27];
+    const percent = errorTextMix([0x99, 0x1b, 0x1b], WHITE, base);
+    expect(percent).to.be.greaterThan(0);
+    expect(contrastRatio(mix([0x99, 0x1b, 0x1b], WHITE, percent), base)).to.be.at.least(ERROR_TEXT_CONTRAST);
+  });
+
+  it('is 100 when even the text colour falls short (an unreadable theme): the text colour, the best there is', () => {
+    expect(errorTextMix(RED, [200, 200, 200], WHITE)).to.equal(100);
+  });
+});
