@@ -1,3 +1,7 @@
+/**
+ * The start of a conversation (PROTOCOL.md sections 2 and 3): decides its order (terms → the page's before-start →
+ * initiation → open, a call's microphone first) and that every start settles, the element's removal included.
+ */
 import type { ReactiveController, ReactiveElement } from 'lit';
 import type { SessionOptions } from '../../client/session.js';
 import type { AttributeValues } from '../../config/attributes.js';

@@ -1,3 +1,7 @@
+/**
+ * How a part hands a rendered element to the controller that needs it (the transcript to follow, the terms dialog to
+ * open, the elements that show a call's levels): a directive, so that no controller looks DOM up by class name.
+ */
 import { nothing } from 'lit';
 import { Directive, directive, type ElementPart } from 'lit/directive.js';
 
