@@ -1,3 +1,4 @@
+import type { AudioTurnState } from '../audio/audio-controller.js';
 import type { SessionStatus } from '../client/session.js';
 
 /**
@@ -7,7 +8,7 @@ import type { SessionStatus } from '../client/session.js';
  */
 export class VoiceAgentStatusEvent extends Event {
   /** @param detail `status` of the session; `turn` of a voice call, or null */
-  constructor(readonly detail: { status: SessionStatus; turn: 'listening' | 'speaking' | null }) {
+  constructor(readonly detail: { status: SessionStatus; turn: AudioTurnState | null }) {
     super('voice-agent-status', { bubbles: true, composed: true });
   }
 }

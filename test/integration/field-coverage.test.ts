@@ -567,7 +567,8 @@ const EFFECTS: Record<string, FieldCheck> = {
   'styles.base_border': color('base_border', 'the panel border', panel, 'borderTopColor'),
   'styles.base_subtle': color('base_subtle', 'the banner text colour', async (el) => part(await opened(el), 'banner'), 'color'),
   'styles.base_primary': color('base_primary', 'the panel text colour', panel, 'color'),
-  // Its text is base_error mixed towards the text colour (readable, WCAG AA); the border is base_error itself.
+  // Its text is base_error, mixed towards the text colour only as much as 4.5:1 needs (WCAG AA); the border is base_error itself
+  // (as the frames of error notices, voice failures and the failed panel are).
   'styles.base_error': color('base_error', 'the border of a message that was not sent', async (el) => {
     await failedConversation(el);
     return $(el, '.message.user.unsent');

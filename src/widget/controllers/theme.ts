@@ -23,12 +23,18 @@ function rgbOf(color: string, under: Rgb = [255, 255, 255]): Rgb | null {
   return [r, g, b].map((c, i) => c * a + under[i]! * (1 - a)) as unknown as Rgb;
 }
 
+/** The last colours `errorMixOf` was asked about and its answer: an update of the same theme reads no colour again. */
+let lastMix: [colors: string, mix: number | undefined] = ['', undefined];
+
 /** The error text's mix (`errorTextMix`) for a theme, or undefined where its colours cannot be read (30% then). */
 function errorMixOf(theme: Theme): number | undefined {
+  const colors = `${theme['base']} ${theme['base-error']} ${theme['base-primary']}`;
+  if (lastMix[0] === colors) return lastMix[1];
   const background = rgbOf(theme['base']!);
   const error = background && rgbOf(theme['base-error']!, background);
   const text = background && rgbOf(theme['base-primary']!, background);
-  return error && text ? errorTextMix(error, text, background) : undefined;
+  lastMix = [colors, error && text ? errorTextMix(error, text, background) : undefined];
+  return lastMix[1];
 }
 
 /**

@@ -56,4 +56,19 @@ describe('ThemeController', () => {
     await host.updateComplete;
     expect(writes, 'an equal configuration: not written again').to.have.length(1);
   });
+
+  it('mixes the text colour into the error text only where base_error falls short of 4.5:1 on base', async () => {
+    const config = { current: null as WidgetConfig | null };
+    const { host } = await mountTheme(config);
+    // The default red (#ef4444) on white is 3.8:1: some black is mixed in (errorTextMix decides how much).
+    expect(token(host, 'error-mix')).to.match(/^[1-9]\d*%$/);
+    config.current = configOf({ styles: { base_error: '#b91c1c' } });
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(token(host, 'error-mix'), 'a dark red reads at 6.5:1: drawn as itself').to.equal('0%');
+    config.current = configOf({ styles: { base: 'rgb(17, 24, 39)', base_primary: 'white', base_error: 'rgba(153, 27, 27, 1)' } });
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(token(host, 'error-mix'), 'a dark theme: light text mixed in').to.match(/^[1-9]\d*%$/);
+  });
 });
