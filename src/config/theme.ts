@@ -67,6 +67,23 @@ export function themeRule(theme: Theme, errorMix?: number): string {
 /** A colour's sRGB channels, 0..255 each. */
 export type Rgb = readonly [number, number, number];
 
+/**
+ * A colour of the forms a configuration gives (`#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()` / `rgba()` with
+ * numbers or percentages, commas or spaces) as sRGB, its alpha composited over `under` (white by default); null for
+ * any other form (a name, `hsl()`, `oklch()`…), which callers treat as unknown. Pure and cheap: no canvas, no DOM.
+ */
+export function parseColor(value: string, under: Rgb = [255, 255, 255]): Rgb | null {
+  const color = value.trim().toLowerCase();
+  const hex = /^#([\da-f]{3,4}|[\da-f]{6}|[\da-f]{8})$/.exec(color)?.[1];
+  const channels = hex
+    ? (hex.length < 5 ? [...hex].map((digit) => digit + digit) : hex.match(/../g)!).map((pair, i) => parseInt(pair, 16) / (i < 3 ? 1 : 255))
+    : /^rgba?\(([^)]*)\)$/.exec(color)?.[1]!.split(/[\s,/]+/).filter(Boolean)
+        .map((part, i) => (part.endsWith('%') ? parseFloat(part) * (i < 3 ? 2.55 : 0.01) : parseFloat(part)));
+  if (!channels || channels.length < 3 || channels.length > 4 || channels.some((c) => !Number.isFinite(c))) return null;
+  const alpha = Math.min(1, Math.max(0, channels[3] ?? 1));
+  return under.map((base, i) => Math.min(255, Math.max(0, channels[i]!)) * alpha + base * (1 - alpha)) as unknown as Rgb;
+}
+
 /** WCAG 2.x relative luminance of an sRGB colour (0 black .. 1 white). */
 function luminance(rgb: Rgb): number {
   const [r, g, b] = rgb.map((c) => (c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4) as [number, number, number];

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { ERROR_TEXT_CONTRAST, contrastRatio, errorTextMix, type Rgb } from '../../../src/config/theme.js';
+import { ERROR_TEXT_CONTRAST, contrastRatio, errorTextMix, parseColor, type Rgb } from '../../../src/config/theme.js';
 
 const WHITE: Rgb = [255, 255, 255];
 const BLACK: Rgb = [0, 0, 0];
@@ -8,6 +8,24 @@ const RED: Rgb = [0xef, 0x44, 0x44];
 
 /** `error` mixed with `text` by `percent`, as CSS `color-mix(in srgb, error, text percent)` mixes. */
 const mix = (error: Rgb, text: Rgb, percent: number): Rgb => error.map((c, i) => c + ((text[i]! - c) * percent) / 100) as unknown as Rgb;
+
+describe('parseColor', () => {
+  it('reads the hex and rgb() forms, alpha composited over what is under it', () => {
+    expect(parseColor('#EF4444')).to.deep.equal([0xef, 0x44, 0x44]);
+    expect(parseColor('#f00')).to.deep.equal([255, 0, 0]);
+    expect(parseColor('#ff000000'), 'transparent: what is under it').to.deep.equal([255, 255, 255]);
+    expect(parseColor('#f008', [0, 0, 0])!.map(Math.round)).to.deep.equal([136, 0, 0]);
+    expect(parseColor('rgb(17, 24, 39)')).to.deep.equal([17, 24, 39]);
+    expect(parseColor('rgb(100% 0% 0% / 50%)', [0, 0, 0])!.map((c) => Math.round(c * 10) / 10)).to.deep.equal([127.5, 0, 0]);
+    expect(parseColor('rgba(0,0,0,0.25)')).to.deep.equal([191.25, 191.25, 191.25]);
+  });
+
+  it('is null for the forms it does not read, never a wrong colour', () => {
+    for (const color of ['red', 'hsl(0 100% 50%)', 'oklch(0.6 0.2 25)', '#12345', 'rgb(1, 2)', 'rgb(none 0 0)', 'color(srgb 1 0 0)', '']) {
+      expect(parseColor(color), color).to.equal(null);
+    }
+  });
+});
 
 describe('contrastRatio (WCAG 2.x)', () => {
   it('is 21 for black on white, 1 for a colour on itself, and the same both ways', () => {

@@ -66,9 +66,13 @@ describe('ThemeController', () => {
     host.requestUpdate();
     await host.updateComplete;
     expect(token(host, 'error-mix'), 'a dark red reads at 6.5:1: drawn as itself').to.equal('0%');
-    config.current = configOf({ styles: { base: 'rgb(17, 24, 39)', base_primary: 'white', base_error: 'rgba(153, 27, 27, 1)' } });
+    config.current = configOf({ styles: { base: 'rgb(17, 24, 39)', base_primary: '#fff', base_error: 'rgba(153, 27, 27, 1)' } });
     host.requestUpdate();
     await host.updateComplete;
     expect(token(host, 'error-mix'), 'a dark theme: light text mixed in').to.match(/^[1-9]\d*%$/);
+    config.current = configOf({ styles: { base_error: 'crimson' } });
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(token(host, 'error-mix'), 'a colour name is not read: no mix decided (the styles fall back to 30%)').to.equal('');
   });
 });
