@@ -34,9 +34,12 @@ export class ClientToolStore {
     this.#page = functionsOf(tools);
   }
 
-  /** The tools of the conversation that starts (`voice-agent-before-start`'s, checked); asked first. */
+  /**
+   * The tools of the conversation that starts, asked first: `voice-agent-before-start`'s, already checked by
+   * `readBeforeStart` (config/initiation.ts), which reports and leaves out what is not a function.
+   */
   set conversation(tools: Record<string, ClientTool>) {
-    this.#conversation = functionsOf(tools);
+    this.#conversation = tools;
   }
 
   /** The page's handler of the calls no tool answers; anything but a function reads as null. */

@@ -108,8 +108,9 @@ export class VoiceController implements ReactiveController {
     try {
       stream = await requestMicrophone();
     } catch (error) {
-      if (run === this.#run) this.#fail(microphoneErrorKind(error), error);
-      throw new Error(`the call did not start: ${FAILURE[microphoneErrorKind(error)][2]}`);
+      const kind = microphoneErrorKind(error);
+      if (run === this.#run) this.#fail(kind, error);
+      throw new Error(`the call did not start: ${FAILURE[kind][2]}`);
     }
     if (run !== this.#run) {
       stream.getTracks().forEach((track) => track.stop());
