@@ -1,12 +1,17 @@
-// Web Test Runner: every browser test runs in Debian's Chromium (TOOLCHAIN.md), never a downloaded browser.
+// Web Test Runner: every browser test runs in three engines from Debian's packages (TOOLCHAIN.md), never a downloaded
+// browser: Chromium, Firefox ESR and WebKitGTK (scripts/engines.mjs). ENGINES=firefox (or a comma list) runs fewer.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
+import { chromeLauncher } from '@web/test-runner-chrome';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { webdriverLauncher } from '@web/test-runner-webdriver';
+import * as puppeteer from 'puppeteer-core';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startService } from './demo/service/service.mjs';
 import { chromiumArgsWithFakeMicrophone, chromiumPath } from './scripts/chromium.mjs';
+import { chosenEngines, firefoxPath, firefoxPrefs, miniBrowserArgs, miniBrowserPath, startEngineServices } from './scripts/engines.mjs';
 import { countReporter } from './test/count-reporter.mjs';
 import { frameworkAppsPlugin } from './test/frameworks/bundle-apps.mjs';
 
@@ -64,6 +69,7 @@ function referenceServicePlugin() {
     },
     async serverStop() {
       await running?.close();
+      services.stop();
     },
     serve(context) {
       const worklet = worklets[context.path.split('/').pop()];
@@ -96,6 +102,45 @@ function cspPage({ policy }, serviceOrigin) {
   };
 }
 
+const engines = chosenEngines();
+/** The display, audio daemon and WebDriver the engines need, started now and stopped when the run ends. */
+const services = await startEngineServices(engines);
+process.once('exit', services.stop);
+
+/** Each engine's launcher, and its name for the per-engine count lines. */
+const launchers = new Map();
+if (engines.includes('chromium')) {
+  launchers.set(
+    playwrightLauncher({ product: 'chromium', launchOptions: { executablePath: chromiumPath, headless: true, args: chromiumArgsWithFakeMicrophone() } }),
+    'chromium',
+  );
+}
+if (engines.includes('firefox')) {
+  launchers.set(
+    chromeLauncher({
+      puppeteer,
+      launchOptions: { browser: 'firefox', executablePath: firefoxPath, headless: true, extraPrefsFirefox: firefoxPrefs, env: services.env },
+    }),
+    'firefox',
+  );
+}
+if (engines.includes('webkit')) {
+  launchers.set(
+    webdriverLauncher({
+      hostname: '127.0.0.1',
+      port: services.webkitDriverPort,
+      path: '/',
+      logLevel: 'error',
+      capabilities: {
+        browserName: 'MiniBrowser',
+        'wdio:enforceWebDriverClassic': true,
+        'webkitgtk:browserOptions': { binary: miniBrowserPath, args: miniBrowserArgs },
+      },
+    }),
+    'webkit',
+  );
+}
+
 export default {
   // .test.ts only: the node:test files (test/service/*.test.mjs, test/frameworks/*.test.mjs) run under `node --test`.
   files: ['test/**/*.test.ts'],
@@ -103,21 +148,14 @@ export default {
   rootDir: '.',
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
+  // A file's tests together (the voice files hold a minute of calls; Firefox and WebKit run slower than Chromium).
+  testsFinishTimeout: 300000,
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
     referenceServicePlugin(),
     // The framework apps of test/frameworks/ (React, Vue, Svelte, Angular), bundled against dist/ on first request.
     frameworkAppsPlugin(),
   ],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: {
-        executablePath: chromiumPath,
-        headless: true,
-        args: chromiumArgsWithFakeMicrophone(),
-      },
-    }),
-  ],
-  reporters: [defaultReporter(), countReporter()],
+  browsers: [...launchers.keys()],
+  reporters: [defaultReporter(), countReporter(launchers)],
 };

@@ -1,5 +1,6 @@
-// A Web Test Runner reporter that ends the run with one plain line, `browser: N passed, N failed, N skipped`,
-// counted from every test of every session (so CI logs state how many tests really ran).
+// A Web Test Runner reporter that ends the run with one plain line per engine, `chromium: N passed, N failed, N
+// skipped`, then the total, `browser: N passed, N failed, N skipped`, counted from every test of every session (so CI
+// logs state how many tests really ran, and where).
 
 /** @param {any} suite @param {{passed:number, failed:number, skipped:number}} totals */
 function count(suite, totals) {
@@ -12,18 +13,28 @@ function count(suite, totals) {
   for (const child of suite.suites ?? []) count(child, totals);
 }
 
-export function countReporter() {
+/** @param {Map<object, string>} engines each launcher and its engine's name */
+export function countReporter(engines = new Map()) {
   return {
     onTestRunFinished({ sessions }) {
-      const totals = { passed: 0, failed: 0, skipped: 0 };
-      let brokenFiles = 0;
+      /** @type {Map<string, {passed:number, failed:number, skipped:number}>} */
+      const byEngine = new Map();
       for (const session of sessions) {
+        const name = engines.get(session.browser) ?? session.browser.name;
+        if (!byEngine.has(name)) byEngine.set(name, { passed: 0, failed: 0, skipped: 0 });
+        const totals = byEngine.get(name);
         count(session.testResults, totals);
-        if (!session.passed && (session.errors?.length ?? 0) > 0) brokenFiles += 1;
+        // A file that failed to load counts as a failure, so "0 failed" is never printed over a broken file.
+        if (!session.passed && (session.errors?.length ?? 0) > 0) totals.failed += 1;
       }
-      // A file that failed to load counts as a failure, so "0 failed" is never printed over a broken file.
-      totals.failed += brokenFiles;
-      process.stdout.write(`\nbrowser: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
+      const all = { passed: 0, failed: 0, skipped: 0 };
+      const line = (name, t) => `${name}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped\n`;
+      process.stdout.write('\n');
+      for (const [name, totals] of byEngine) {
+        for (const key of Object.keys(all)) all[key] += totals[key];
+        process.stdout.write(line(name, totals));
+      }
+      process.stdout.write(line('browser', all));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { sendKeys } from '@web/test-runner-commands';
 /** Shared test helpers. Fixtures are the reference service's own (demo/service/fixtures), served by the test server. */
 
 /** The `{agent_id, widget_config}` of a fixture: `full`, `minimal` or `text-only`. */
@@ -49,4 +50,32 @@ export async function captureConsole<T>(run: () => Promise<T> | T, target: Conso
     target.warn = warn;
     target.error = error;
   }
+}
+
+/** The engine the test runs in (web-test-runner.config.mjs runs every file in the three). */
+export const engine: 'chromium' | 'firefox' | 'webkit' = / Firefox\//.test(navigator.userAgent)
+  ? 'firefox'
+  : /Chrome\//.test(navigator.userAgent)
+    ? 'chromium'
+    : 'webkit';
+
+/**
+ * `it`, or `it.skip` in the `engines` named, with the reason in the skipped test's title, so that a run says which
+ * tests an engine does not run and why (an API the engine lacks, a bug of the engine's own).
+ */
+export function itExcept(engines: readonly (typeof engine)[], reason: string): Mocha.TestFunction | Mocha.PendingTestFunction {
+  if (!engines.includes(engine)) return it;
+  return ((title: string, fn?: Mocha.Func | Mocha.AsyncFunc) => it.skip(`${title} [skipped in ${engine}: ${reason}]`, fn)) as Mocha.PendingTestFunction;
+}
+
+/**
+ * Presses `key` with @web/test-runner-commands' `sendKeys`; a combination (`Shift+Tab`) is held down and released key
+ * by key, as every engine's driver takes it (WebDriver BiDi and WebDriver have no combined key names).
+ */
+export async function pressKey(key: string): Promise<void> {
+  const keys = key.split('+');
+  const last = keys.pop()!;
+  for (const held of keys) await sendKeys({ down: held });
+  await sendKeys({ press: last });
+  for (const held of keys.reverse()) await sendKeys({ up: held });
 }

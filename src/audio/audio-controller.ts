@@ -57,6 +57,19 @@ export interface AudioStartOptions {
   stream?: MediaStream;
 }
 
+/**
+ * How long a context that starts `suspended` may take to run before it counts as held back (ms). Firefox reports
+ * `suspended` for about a second while it opens the output device, then `running`: that is not an autoplay refusal.
+ */
+export const SUSPENDED_GRACE_MS = 2000;
+
+/** What `prepare()` opened inside the press: the context, and the output already playing its (silent) stream. */
+interface Prepared {
+  ctx: AudioContext;
+  destination: MediaStreamAudioDestinationNode;
+  audio: HTMLAudioElement;
+}
+
 /** The resources of one `start()`, released together. */
 interface Run {
   stream?: MediaStream;
@@ -78,6 +91,7 @@ interface Run {
 export class AudioController implements ReactiveController {
   readonly #callbacks: AudioCallbacks;
   #run: Run | undefined;
+  #prepared: Prepared | undefined;
   #muted = false;
   #interrupted = -Infinity;
   #inputLevel = 0;
@@ -108,15 +122,43 @@ export class AudioController implements ReactiveController {
   }
 
   /**
-   * Asks for the microphone, opens an AudioContext (at the larger of the two formats' rates, or the browser's
-   * default rate when that fails; the worklets resample), loads the worklets, and starts sending chunks to
-   * `onChunk`. The agent's voice goes through a `MediaStreamAudioDestinationNode` into `options.output`, so that the
-   * browser's echo canceller hears it. Stops a previous run first.
+   * Opens the AudioContext (at the browser's default rate: the formats are not known yet) and starts `output` playing
+   * its stream, synchronously: call it inside the visitor's press, before any `await`, so that engines that let sound
+   * start only from a user gesture (Safari and every iOS browser) let this call's sound out. The next `start()` takes
+   * them over; `stop()` closes them. Stops a previous run first. Never throws: an engine without Web Audio fails in
+   * `start()`.
+   */
+  prepare(output: HTMLAudioElement = new Audio()): void {
+    this.stop();
+    try {
+      const ctx = new AudioContext({ latencyHint: 'interactive' });
+      const destination = ctx.createMediaStreamDestination();
+      output.srcObject = destination.stream;
+      ctx.resume().catch(() => {});
+      output.play().catch(() => {});
+      this.#prepared = { ctx, destination, audio: output };
+    } catch {
+      this.#prepared = undefined;
+    }
+  }
+
+  /**
+   * Asks for the microphone, takes the AudioContext `prepare()` opened (else opens one at the larger of the two
+   * formats' rates, or at the browser's default rate when the engine cannot connect the microphone to a context of
+   * that rate; whatever rate the context runs at, the worklets resample to and from the formats), loads the worklets,
+   * and starts sending chunks to `onChunk`. The agent's voice goes through a `MediaStreamAudioDestinationNode` into
+   * `options.output`, so that the browser's echo canceller hears it. Stops a previous run first.
+   *
+   * A context that is not running yet gets `SUSPENDED_GRACE_MS` to start; then `onError('suspended')` when the page
+   * has had no user gesture (a click resumes it), else `onError('output-lost')` (the engine has no working output).
    * @returns true when running; false when it failed (`onError` was called) or `stop()` came first
    */
   async start(options: AudioStartOptions): Promise<boolean> {
-    this.stop();
+    const prepared = this.#prepared;
+    this.#prepared = undefined;
+    this.#stopRun();
     const r: Run = (this.#run = { waiting: [], off: [] });
+    if (prepared) [r.ctx, r.audio] = [prepared.ctx, prepared.audio];
     this.#interrupted = -Infinity;
     try {
       const input = parseAudioFormat(options.inputFormat);
@@ -130,14 +172,19 @@ export class AudioController implements ReactiveController {
       if (this.#run !== r) return this.#release(r), false;
       let ctx: AudioContext;
       let source: AudioNode;
-      try {
-        ctx = r.ctx = new AudioContext({ sampleRate: Math.max(input.sampleRate, output.sampleRate) });
+      if (prepared) {
+        ctx = prepared.ctx;
         source = ctx.createMediaStreamSource(stream);
-      } catch {
-        // A browser that cannot connect a microphone to a context of another rate (Firefox): take the default rate.
-        r.ctx?.close().catch(() => {});
-        ctx = r.ctx = new AudioContext();
-        source = ctx.createMediaStreamSource(stream);
+      } else {
+        try {
+          ctx = r.ctx = new AudioContext({ sampleRate: Math.max(input.sampleRate, output.sampleRate) });
+          source = ctx.createMediaStreamSource(stream);
+        } catch {
+          // An engine that cannot connect a microphone to a context of another rate (Firefox): take the default rate.
+          r.ctx?.close().catch(() => {});
+          ctx = r.ctx = new AudioContext();
+          source = ctx.createMediaStreamSource(stream);
+        }
       }
       await loadWorklets(ctx, options);
       if (this.#run !== r) return this.#release(r), false;
@@ -163,9 +210,9 @@ export class AudioController implements ReactiveController {
           this.#levels();
         }
       };
-      const destination = ctx.createMediaStreamDestination();
+      const destination = prepared?.destination ?? ctx.createMediaStreamDestination();
       out.connect(destination);
-      const audio = (r.audio = options.output ?? new Audio());
+      const audio = (r.audio = prepared?.audio ?? options.output ?? new Audio());
       audio.srcObject = destination.stream;
 
       // Lost devices and a context the browser suspends.
@@ -178,14 +225,26 @@ export class AudioController implements ReactiveController {
       );
       this.#listen(r, ctx, 'error', () => lost('output-lost', 'the audio output failed', true));
       this.#listen(r, audio, 'error', () => lost('output-lost', 'the audio element failed', true));
-      // `suspended`, or Safari's `interrupted` (a phone call).
-      this.#listen(r, ctx, 'statechange', () => /^[si]/.test(ctx.state) && lost('suspended', 'the browser suspended the audio', true));
+      // Once running: `suspended`, or Safari's `interrupted` (a phone call). Before that, the grace below judges.
+      let ran = ctx.state === 'running';
+      this.#listen(r, ctx, 'statechange', () => {
+        if (ctx.state === 'running') ran = true;
+        else if (ran && /^[si]/.test(ctx.state)) lost('suspended', 'the browser suspended the audio', true);
+      });
+      if (!ran) {
+        // Still not running: held back for want of a gesture when the page has had none, else the engine has no output.
+        const grace = setTimeout(() => {
+          if (ctx.state === 'running') return;
+          const gesture = (navigator as { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive;
+          lost(gesture === false ? 'suspended' : 'output-lost', `the audio did not start within ${SUSPENDED_GRACE_MS} ms (state: ${ctx.state})`, true);
+        }, SUSPENDED_GRACE_MS);
+        r.off.push(() => clearTimeout(grace));
+      }
 
       r.out = out;
       this.#callbacks.onState?.('listening', ctx.currentTime);
       r.waiting.splice(0).forEach(([base64, eventId]) => this.play(base64, eventId));
       audio.play().catch((e) => this.#fail(r, 'suspended', e, true));
-      if (ctx.state === 'suspended') lost('suspended', 'the browser holds the audio until a user gesture', true);
       return this.#run === r;
     } catch (e) {
       return this.#fail(r, 'failed', e);
@@ -233,8 +292,18 @@ export class AudioController implements ReactiveController {
     );
   }
 
-  /** Stops every microphone track, closes the AudioContext, revokes Blob URLs, removes listeners. Safe to repeat. */
+  /**
+   * Stops every microphone track, closes the AudioContext (a prepared one too), revokes Blob URLs, removes listeners
+   * and timers. Safe to repeat.
+   */
   stop(): void {
+    const prepared = this.#prepared;
+    this.#prepared = undefined;
+    if (prepared) this.#release({ ctx: prepared.ctx, audio: prepared.audio, waiting: [], off: [] });
+    this.#stopRun();
+  }
+
+  #stopRun(): void {
     if (this.#run) this.#release(this.#run);
     this.#run = undefined;
   }

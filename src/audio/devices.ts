@@ -16,7 +16,7 @@ export interface DeviceWatchCallbacks {
 }
 
 /** A microphone track as the watch reads it: its `ended` event and its `deviceId` (a `MediaStreamTrack`). */
-export type WatchedTrack = EventTarget & { getSettings(): { deviceId?: string } };
+export type WatchedTrack = EventTarget & { getSettings(): { deviceId?: string }; onended?: ((event: Event) => unknown) | null };
 
 /** The devices as the watch reads them: `devicechange` events and the list (`navigator.mediaDevices`). */
 export type DeviceList = EventTarget & { enumerateDevices(): Promise<Pick<MediaDeviceInfo, 'deviceId' | 'kind'>[]> };
@@ -33,7 +33,8 @@ export function watchDevices(
 ): () => void {
   let live = true;
   let outputs = 0;
-  const microphoneLost = () => live && callbacks.onMicrophoneLost();
+  let lost = false;
+  const microphoneLost = () => live && !lost && ((lost = true), callbacks.onMicrophoneLost());
   const read = async (report: boolean) => {
     const list = await devices.enumerateDevices().catch(() => []);
     if (!live) return;
@@ -45,12 +46,20 @@ export function watchDevices(
   };
   const change = () => void read(true);
   const tracks = stream.getAudioTracks();
-  for (const track of tracks) track.addEventListener('ended', microphoneLost);
+  // Both: Firefox 153 calls only the `onended` handler for an `ended` dispatched on the track; the listener is for
+  // every other target. Reported once.
+  for (const track of tracks) {
+    track.addEventListener('ended', microphoneLost);
+    if ('onended' in track) track.onended = microphoneLost;
+  }
   devices.addEventListener('devicechange', change);
   void read(false);
   return () => {
     live = false;
-    for (const track of tracks) track.removeEventListener('ended', microphoneLost);
+    for (const track of tracks) {
+      track.removeEventListener('ended', microphoneLost);
+      if (track.onended === microphoneLost) track.onended = null;
+    }
     devices.removeEventListener('devicechange', change);
   };
 }

@@ -3,7 +3,7 @@
  * The browser's getUserMedia, AudioContext and URL functions are real; they are only counted on the way through.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { captureWorkletSource, playbackWorkletSource } from '../../src/audio/index.js';
+import { captureWorkletSource, playbackWorkletSource, SUSPENDED_GRACE_MS } from '../../src/audio/index.js';
 import { sleep, until, type AudioTestHost } from './audio-host.js';
 import './audio-host.js';
 
@@ -70,7 +70,8 @@ describe('acquiring and releasing', () => {
     const context = host.audio.context!;
     expect(stream.getAudioTracks()).to.have.length(1);
     expect(stream.getAudioTracks()[0].readyState).to.equal('live');
-    expect(context.state).to.equal('running');
+    // Firefox and WebKit report `suspended` for a moment while their output device opens.
+    await until(() => context.state === 'running', 'the context running', 3000);
     expect(watching.created).to.have.length(2);
     // The Blob URLs are revoked as soon as the worklets are loaded.
     expect(watching.revoked).to.include.members(watching.created);
@@ -209,6 +210,7 @@ describe('failures', () => {
     const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
     await host.audio.start({ ...FORMATS, output: host.player });
     const context = host.audio.context!;
+    await until(() => context.state === 'running', 'the context running', 3000);
     // What the browser does to a page without a user gesture, or on a phone call.
     await context.suspend();
     await until(() => host.errors.length > 0, 'an error');
@@ -219,6 +221,67 @@ describe('failures', () => {
     expect(context.state).to.equal('running');
     await until(() => host.chunks.length > count + 5, 'chunks again');
     host.remove();
+  });
+
+  /**
+   * Contexts made from now on start `suspended` and stay so (their `resume()` does nothing) until `release()`: what
+   * Firefox and WebKit do while their output device opens, or any engine without an output. Returns the restore.
+   */
+  function heldContexts() {
+    const Native = window.AudioContext;
+    const made: AudioContext[] = [];
+    let held = true;
+    window.AudioContext = class extends Native {
+      constructor(options?: AudioContextOptions) {
+        super(options);
+        made.push(this);
+        void super.suspend();
+      }
+      override resume(): Promise<void> {
+        return held ? Promise.resolve() : super.resume();
+      }
+    };
+    return {
+      made,
+      release: () => ((held = false), Promise.all(made.map((c) => c.resume()))),
+      restore: () => void (window.AudioContext = Native),
+    };
+  }
+
+  it(`a context that starts suspended and runs within ${SUSPENDED_GRACE_MS} ms (Firefox, WebKit) is no autoplay refusal`, async () => {
+    const contexts = heldContexts();
+    try {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      expect(await host.audio.start({ ...FORMATS, output: host.player })).to.equal(true);
+      expect(host.audio.context!.state).to.equal('suspended');
+      await sleep(SUSPENDED_GRACE_MS / 2);
+      await contexts.release();
+      await until(() => host.audio.context!.state === 'running', 'running', 3000);
+      await sleep(SUSPENDED_GRACE_MS);
+      expect(host.errors, 'nothing told').to.deep.equal([]);
+      host.remove();
+    } finally {
+      contexts.restore();
+    }
+  });
+
+  it(`a context still suspended after ${SUSPENDED_GRACE_MS} ms is told then, and the call keeps its resources`, async () => {
+    const contexts = heldContexts();
+    try {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      expect(await host.audio.start({ ...FORMATS, output: host.player })).to.equal(true);
+      await sleep(SUSPENDED_GRACE_MS - 500);
+      expect(host.errors, 'nothing told within the grace').to.deep.equal([]);
+      await until(() => host.errors.length > 0, 'told after the grace', 2000);
+      // No user gesture in this page yet: a click may bring the sound (else the engine has no output: output-lost).
+      const gesture = (navigator as { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive;
+      expect(host.errors.map(([kind]) => kind)).to.deep.equal([gesture === false ? 'suspended' : 'output-lost']);
+      expect(String(host.errors[0][1])).to.include(`did not start within ${SUSPENDED_GRACE_MS} ms`);
+      expect(host.audio.context, 'kept: a click may still resume it').not.to.equal(null);
+      host.remove();
+    } finally {
+      contexts.restore();
+    }
   });
 
   it('reports an output failure of the context as output-lost and keeps running', async () => {

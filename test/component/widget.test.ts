@@ -4,7 +4,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { captureConsole, until } from '../helpers.js';
+import { captureConsole, pressKey, until } from '../helpers.js';
 import { $, $$, button, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
@@ -70,7 +70,7 @@ describe('<voice-agent-widget> keyboard', () => {
     $<HTMLButtonElement>(el, '.launcher')!.focus();
     const names: string[] = [];
     for (let i = 0; i < 8; i += 1) {
-      await sendKeys({ press: 'Shift+Tab' });
+      await pressKey('Shift+Tab');
       const active = focused(el) as HTMLElement | null;
       names.push(active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '');
     }

@@ -6,7 +6,7 @@
  */
 import { expect, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { until } from '../helpers.js';
+import { pressKey, until } from '../helpers.js';
 import { messages, mountWidget, openPanel, sendText } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
@@ -23,7 +23,7 @@ async function tabTo(el: VoiceAgentWidget, selector: string, key: 'Tab' | 'Shift
   for (let presses = 0; presses < 20; presses += 1) {
     const focused = el.shadowRoot!.activeElement as HTMLElement | null;
     if (focused?.matches(selector)) return focused;
-    await sendKeys({ press: key });
+    await pressKey(key);
   }
   throw new Error(`${selector} is not reachable with ${key}`);
 }

@@ -51,6 +51,38 @@ describe('a voice call', () => {
       expect(callButton()!.textContent!.trim()).to.equal(LABEL.newCall);
     });
 
+    it('opens and resumes the AudioContext inside the press, before any await and before asking for the microphone (Safari lets sound out only then)', async () => {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const order: string[] = [];
+      const { resume } = AudioContext.prototype;
+      const { getUserMedia } = MediaDevices.prototype;
+      AudioContext.prototype.resume = function (this: AudioContext) {
+        order.push('resume');
+        return resume.call(this);
+      };
+      MediaDevices.prototype.getUserMedia = function (this: MediaDevices, constraints?: MediaStreamConstraints) {
+        order.push('getUserMedia');
+        return getUserMedia.call(this, constraints);
+      };
+      try {
+        const contexts = watch.contexts.length;
+        part(el, 'start-call-button')!.click();
+        // Synchronously after the press: nothing awaited has run yet.
+        expect(watch.contexts.length - contexts, 'an AudioContext made in the press').to.equal(1);
+        expect(order, 'resumed in the press, then the microphone asked').to.deep.equal(['resume', 'getUserMedia']);
+        const [context] = watch.contexts.slice(contexts);
+        await until(() => live(el) && $(el, '.root.live'), 'the call is live', 10000);
+        // The call runs on that same context: no second one was made once the formats were known.
+        expect(watch.contexts.slice(contexts)).to.deep.equal([context]);
+        expect(context.state).to.equal('running');
+      } finally {
+        AudioContext.prototype.resume = resume;
+        MediaDevices.prototype.getUserMedia = getUserMedia;
+      }
+      await endCall(el);
+    });
+
     it('asks for the microphone once, with echo cancellation, noise suppression and auto gain on, before opening the socket', async () => {
       let socketsWhenAsked = -1;
       watch.answerGetUserMedia((real) => ((socketsWhenAsked = watch.sockets.length), real()));

@@ -64,6 +64,8 @@ export class StartController implements ReactiveController {
     const { terms, conversation, voice, tools } = this.parts;
     const running = this.#current ?? conversation.handshake;
     if (running) return running;
+    // Inside the press, before any await: the call's sound is unlocked now or never (Safari).
+    if (mode === 'voice') voice.prepare();
     let settled = false;
     let resolve!: (conversationId: string) => void;
     let reject!: (error: Error) => void;
@@ -75,7 +77,7 @@ export class StartController implements ReactiveController {
       if (this.#current === run) this.#current = null;
       done();
     };
-    const fail = (error: Error): void => settle(() => reject(error));
+    const fail = (error: Error): void => settle(() => (mode === 'voice' && voice.cancel(), reject(error)));
     this.#rejects.add(fail);
     // Callers from the panel's buttons do not await: their failures are told in the panel and the console already.
     run.catch(() => {});

@@ -89,6 +89,19 @@ export class VoiceController implements ReactiveController {
   readonly levelTarget = (element: Element): void => void this.#levelTargets.add(element as HTMLElement);
 
   /**
+   * Opens the call's AudioContext and output inside the visitor's press, before any `await` (see
+   * `AudioController.prepare`): the start sequence calls it first, so that Safari lets the first message be heard.
+   */
+  prepare(): void {
+    this.#audio.prepare(this.#output);
+  }
+
+  /** Closes what `prepare()` opened when the call does not start after all (terms declined, start cancelled). */
+  cancel(): void {
+    if (this.state === 'off') this.#audio.stop();
+  }
+
+  /**
    * Starts a voice call: ends any other widget's call, asks for the microphone, then opens the conversation with
    * `options` (their initiation asks for `text_only: false`).
    * @returns the conversation's handshake (see `ConversationController.start`): the conversation id
