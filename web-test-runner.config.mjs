@@ -23,11 +23,15 @@ import { frameworkAppsPlugin } from './test/frameworks/bundle-apps.mjs';
  * `export const serviceUrl, apiKey`.
  */
 function referenceServicePlugin() {
-  let running;
+  /** One service per engine (the engines run at once; a test's faults and agents must not reach another engine's). */
+  const running = new Map();
+  /** The service of the engine a request comes from (by its User-Agent). */
+  const serviceFor = (context) => {
+    const agent = context.request.headers['user-agent'] ?? '';
+    return running.get(/ Firefox\//.test(agent) ? 'firefox' : /Chrome\//.test(agent) ? 'chromium' : 'webkit') ?? [...running.values()][0];
+  };
   /** The worklet files by name, served beside every script that defines the element (src/define.ts, the bundle). */
   let worklets = {};
-  /** The chunks /flaky/ answered 503 to, once each. */
-  const failedOnce = new Set();
   return {
     name: 'reference-service',
     async serverStart() {
@@ -43,44 +47,49 @@ function referenceServicePlugin() {
         readdirSync(new URL('./dist/', import.meta.url)).filter((file) => /^voice-agent-widget(-.*)?\.js$/.test(file))
           .map((file) => [`/${file}`, readFileSync(new URL(`./dist/${file}`, import.meta.url))]),
       );
-      running = await startService({
-        log: () => {},
-        replyDelayMs: 5,
-        fallback(req, res) {
-          const worklet = worklets[req.url.slice(1)];
-          // The script-tag build also under /slow/<ms>/ (its chunks answered after <ms>), /no-chunks/ (its chunks
-          // missing) and /flaky/ (each chunk's first request answered 503): the folder a site copies, on a slow or a
-          // broken host (test/integration/script-tag.test.ts).
-          const [, folder, arg, file] = /^\/(slow|no-chunks|flaky)\/(?:(\d+)\/)?([^/]+)$/.exec(req.url) ?? [];
-          if (folder && scriptTag[`/${file}`]) {
-            const chunk = file !== 'voice-agent-widget.js';
-            if (chunk && folder === 'no-chunks') return void res.writeHead(404).end();
-            if (chunk && folder === 'flaky' && !failedOnce.has(file)) return void (failedOnce.add(file), res.writeHead(503).end());
-            const send = () => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[`/${file}`]);
-            return void (chunk ? setTimeout(send, Number(arg)) : send());
-          }
-          // CORS on the chunks: a page on another origin loads them with import(), a CORS fetch.
-          if (scriptTag[req.url]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[req.url]);
-          // CORS: a page on another origin loads the worklets with audioWorklet.addModule, a CORS fetch (the CSP page).
-          else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(worklet);
-          else res.writeHead(404).end();
-        },
-      });
+      for (const engine of engines) {
+        /** The chunks /flaky/ answered 503 to, once each. */
+        const failedOnce = new Set();
+        running.set(engine, await startService({
+          log: () => {},
+          replyDelayMs: 5,
+          fallback(req, res) {
+            const worklet = worklets[req.url.slice(1)];
+            // The script-tag build also under /slow/<ms>/ (its chunks answered after <ms>), /no-chunks/ (its chunks
+            // missing) and /flaky/ (each chunk's first request answered 503): the folder a site copies, on a slow or a
+            // broken host (test/integration/script-tag.test.ts).
+            const [, folder, arg, file] = /^\/(slow|no-chunks|flaky)\/(?:(\d+)\/)?([^/]+)$/.exec(req.url) ?? [];
+            if (folder && scriptTag[`/${file}`]) {
+              const chunk = file !== 'voice-agent-widget.js';
+              if (chunk && folder === 'no-chunks') return void res.writeHead(404).end();
+              if (chunk && folder === 'flaky' && !failedOnce.has(file)) return void (failedOnce.add(file), res.writeHead(503).end());
+              const send = () => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[`/${file}`]);
+              return void (chunk ? setTimeout(send, Number(arg)) : send());
+            }
+            // CORS on the chunks: a page on another origin loads them with import(), a CORS fetch.
+            if (scriptTag[req.url]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[req.url]);
+            // CORS: a page on another origin loads the worklets with audioWorklet.addModule, a CORS fetch (the CSP page).
+            else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(worklet);
+            else res.writeHead(404).end();
+          },
+        }));
+      }
     },
     async serverStop() {
-      await running?.close();
+      await Promise.all([...running.values()].map((service) => service.close()));
       services.stop();
     },
     serve(context) {
       const worklet = worklets[context.path.split('/').pop()];
       if (worklet) return { body: worklet, type: 'js' };
       if (context.path === '/__service__.js') {
+        const running = serviceFor(context);
         return {
           body: `export const serviceUrl = ${JSON.stringify(running.url)};\nexport const apiKey = ${JSON.stringify(running.apiKey)};\n`,
           type: 'js',
         };
       }
-      if (context.path === '/csp/voice.html') return cspPage(context.query, running.url);
+      if (context.path === '/csp/voice.html') return cspPage(context.query, serviceFor(context).url);
       return undefined;
     },
   };

@@ -5,7 +5,7 @@ import { serviceUrl } from '/__service__.js';
 import '../src/define.js';
 import { clearWidgetConfigCache } from '../src/config/cache.js';
 import type { VoiceAgentWidget } from '../src/widget/voice-agent-widget.js';
-import { until } from './helpers.js';
+import { typeText, until } from './helpers.js';
 
 export { serviceUrl };
 
@@ -60,7 +60,7 @@ export async function openPanel(el: VoiceAgentWidget): Promise<void> {
 /** Types `text` into the composer with the real keyboard (Playwright) and presses Enter. */
 export async function sendText(el: VoiceAgentWidget, text: string): Promise<void> {
   $<HTMLInputElement>(el, 'input[part~="input"]')!.focus();
-  await sendKeys({ type: text });
+  await typeText(text);
   await sendKeys({ press: 'Enter' });
   await el.updateComplete;
 }

@@ -120,10 +120,12 @@ export class ConversationSession extends EventTarget {
         if (event.code === 1000 && this.conversationId) this.#finish({ reason: 'agent', code: 1000, error: null });
         else this.#fail(`the conversation socket ${this.conversationId ? 'closed' : 'could not open'} (code ${event.code}${event.reason ? `, ${event.reason}` : ''})`, event.code, event.reason);
       };
-      // A socket the page's CSP (connect-src) blocks is made closed and fires `error` alone, never `close`.
-      if (socket.readyState === CLOSED) this.#fail(`the browser refused to open ${url} (is its origin in the page's Content-Security-Policy connect-src?)`, null);
+      // A socket the page's CSP (connect-src) blocks is made closed and fires `error` alone, never `close` (Chromium),
+      // or is refused with a SecurityError (Firefox).
+      if (socket.readyState === CLOSED) throw new DOMException('', 'SecurityError');
     } catch (error) {
-      this.#fail(`cannot open ${url}: ${(error as Error).message}`, null);
+      const refused = (error as Error).name === 'SecurityError';
+      this.#fail(refused ? `the browser refused to open ${url} (is its origin in the page's Content-Security-Policy connect-src?)` : `cannot open ${url}: ${(error as Error).message}`, null);
     }
     return done;
   }

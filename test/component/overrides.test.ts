@@ -4,7 +4,7 @@
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { captureConsole, until } from '../helpers.js';
+import { captureConsole, typeText, until } from '../helpers.js';
 import { $, $$, FULL_TERMS_KEY, button, messages, mountWidget, openPanel, sendText } from '../widget-helpers.js';
 import type { VoiceAgentConversationEvent } from '../../src/events/index.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
@@ -88,7 +88,7 @@ describe('terms', () => {
     const el = await mountWidget('agent_demo_support', {}, true);
     await openPanel(el);
     $<HTMLInputElement>(el, 'input')!.focus();
-    await sendKeys({ type: 'hello there' });
+    await typeText('hello there');
     await sendKeys({ press: 'Enter' });
     await until(() => dialog(el)?.open, 'terms dialog open');
     const terms = dialog(el)!;

@@ -12,7 +12,7 @@ import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { serviceUrl } from '/__service__.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
-import { until } from '../helpers.js';
+import { typeText, until } from '../helpers.js';
 import type { AppProps, MountedApp } from './apps/types.js';
 
 export { serviceUrl };
@@ -108,7 +108,7 @@ export async function runScenario(
     await until(() => messages.some((m) => m.source === 'agent' && m.text.includes('Hi Grace!')), `${options.label}: "Hi Grace!" through the framework's event binding`);
     await until(() => root.querySelector('input[part~="input"]'), `${options.label}: the composer`);
     root.querySelector<HTMLInputElement>('input[part~="input"]')!.focus();
-    await sendKeys({ type: `hello from ${options.label}` });
+    await typeText(`hello from ${options.label}`);
     await sendKeys({ press: 'Enter' });
     await until(() => messages.some((m) => m.source === 'agent' && m.text.includes(`You said: **hello from ${options.label}**`)), `${options.label}: the agent's answer`);
     expect(messages.filter((m) => m.source === 'user').map((m) => m.text)).to.deep.equal([`hello from ${options.label}`]);

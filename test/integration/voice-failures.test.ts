@@ -8,17 +8,20 @@
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import { WIDGET_LABELS } from '../../src/config/defaults.js';
-import { captureConsole, until } from '../helpers.js';
+import { captureConsole, describeExcept, until, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
 import { $, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
   LABEL, live, nextEnd, notices, openCall, part, startCall, statusText, watchEachCall,
 } from './voice-helpers.js';
 
+/** This file's suites: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
+const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
+
 const problem = (el: VoiceAgentWidget): HTMLElement | null => part(el, 'voice-problem');
 const callButtonText = (el: VoiceAgentWidget): string | undefined => part(el, 'start-call-button')?.textContent?.trim();
 
-describe('voice call failures', () => {
+describeVoice('voice call failures', () => {
   const watch = watchEachCall();
 
   const refusals = [

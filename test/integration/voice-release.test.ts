@@ -5,7 +5,7 @@
  * WebSocket closed (counted by wrapping the browser's constructors, as test/audio/lifecycle.test.ts does).
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { captureConsole, until } from '../helpers.js';
+import { captureConsole, describeExcept, until, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
 import { mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
@@ -13,7 +13,10 @@ import {
   statusText, watchEachCall,
 } from './voice-helpers.js';
 
-describe('a voice call leaves nothing running', () => {
+/** This file's suites: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
+const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
+
+describeVoice('a voice call leaves nothing running', () => {
   const watch = watchEachCall();
 
   it('after end_call', async () => {
@@ -53,10 +56,11 @@ describe('a voice call leaves nothing running', () => {
     expect(statusText(el)).to.equal('');
   });
 
+  // The fault comes once the call is live (Firefox's takes about 2 s to get there: its output opens in about a second).
   it('after an error (the service closes the socket with 1011): told, not stuck in listening', async function () {
-    this.timeout(15000);
+    this.timeout(20000);
     const agentId = await createAgent();
-    await setFaults({ socket: { agent_id: agentId, close_after_ms: 1500, code: 1011, reason: 'injected fault' } });
+    await setFaults({ socket: { agent_id: agentId, close_after_ms: 4000, code: 1011, reason: 'injected fault' } });
     try {
       const el = await mountWidget(agentId);
       await openPanel(el);
