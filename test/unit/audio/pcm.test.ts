@@ -121,15 +121,16 @@ describe('base64', () => {
   });
 
   // Not a benchmark (bench/audio.mjs is): a bound loose enough for any engine on a busy machine (Chromium takes ~30 ms,
-  // Firefox ~110), tight enough to catch a per-byte string concatenation (seconds).
-  it('encodes 1 MB in well under 500 ms', () => {
+  // Firefox ~110, WebKit up to ~600 with two other engines running), tight enough to catch a per-byte conversion
+  // through strings of many seconds.
+  it('encodes 1 MB in well under 2 s', () => {
     const bytes = new Uint8Array(1 << 20).map((_, i) => i * 7);
     const t0 = performance.now();
     const text = bytesToBase64(bytes);
     const back = base64ToBytes(text);
     const ms = performance.now() - t0;
     expect(back.length).to.equal(bytes.length);
-    expect(ms).to.be.below(500);
+    expect(ms).to.be.below(2000);
   });
 });
 

@@ -52,7 +52,9 @@ describe('IncrementalMarkdown', () => {
     for (const reply of REPLIES) stream(words(reply));
   });
 
-  it('shows what the whole pipeline shows after every single character', () => {
+  it('shows what the whole pipeline shows after every single character', function () {
+    // Thousands of full renders: seconds in WebKit on a loaded 2-core machine.
+    this.timeout(60000);
     for (const reply of REPLIES) stream(chars(reply));
   });
 
