@@ -121,10 +121,10 @@ export class ConversationSession extends EventTarget {
         else this.#fail(`the conversation socket ${this.conversationId ? 'closed' : 'could not open'} (code ${event.code}${event.reason ? `, ${event.reason}` : ''})`, event.code, event.reason);
       };
       // A socket the page's CSP (connect-src) blocks is made closed and fires `error` alone, never `close` (Chromium),
-      // or is refused with a SecurityError (Firefox).
+      // or is refused at once with an exception named NS_ERROR_CONTENT_BLOCKED (Firefox 153).
       if (socket.readyState === CLOSED) throw new DOMException('', 'SecurityError');
     } catch (error) {
-      const refused = (error as Error).name === 'SecurityError';
+      const refused = /Security|BLOCKED/.test((error as Error).name);
       this.#fail(refused ? `the browser refused to open ${url} (is its origin in the page's Content-Security-Policy connect-src?)` : `cannot open ${url}: ${(error as Error).message}`, null);
     }
     return done;

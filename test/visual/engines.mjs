@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// npm run screenshots:engines: the main states of the built script-tag widget in each engine (Chromium, Firefox ESR,
+// WebKitGTK; scripts/engines.mjs), side by side in screenshots/engines/<state>-<engine>.png (git-ignored), to be
+// looked at: the launcher, the open panel, a text conversation with a markdown reply, the dark host page, the compact
+// variant, and a failed configuration read. Needs a built dist/ (npm run build). ENGINES=… picks engines.
+// Each state is driven through the element's host API (open(), sendUserMessage()), the same in every engine.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import * as puppeteer from 'puppeteer-core';
+import { startDemo } from '../../demo/serve.mjs';
+import { chromiumArgsWithFakeMicrophone, chromiumPath } from '../../scripts/chromium.mjs';
+import { chosenEngines, firefoxPath, firefoxPrefs, miniBrowserArgs, miniBrowserPath, startEngineServices } from '../../scripts/engines.mjs';
+
+const OUT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../screenshots/engines');
+const VIEWPORT = { width: 1024, height: 768 };
+
+/** The states: the page (demo/states.html query) and what to do there, as a function run in the page. */
+const STATES = [
+  { name: 'launcher', query: { 'agent-id': 'agent_demo_support' }, act: 'ready' },
+  { name: 'panel', query: { 'agent-id': 'agent_minimal' }, act: 'open' },
+  { name: 'conversation-markdown', query: { 'agent-id': 'agent_minimal' }, act: 'markdown' },
+  { name: 'dark-host', query: { 'agent-id': 'agent_minimal', host: 'dark' }, act: 'open' },
+  { name: 'compact', query: { 'agent-id': 'agent_minimal', attrs: JSON.stringify({ variant: 'compact' }) }, act: 'open' },
+  { name: 'failed-read', query: { 'agent-id': 'no_such_agent' }, act: 'failed' },
+];
+
+/**
+ * The page's part of a state, as source text (each driver evaluates a string): resolves when the state is on screen.
+ * @param {string} act
+ */
+const actSource = (act) => `(async () => {
+  const until = async (f, what) => { for (let i = 0; i < 300; i++) { if (f()) return; await new Promise((r) => setTimeout(r, 50)); } throw new Error('timed out: ' + what); };
+  await until(() => document.querySelector('voice-agent-widget')?.shadowRoot, 'the element');
+  const el = document.querySelector('voice-agent-widget');
+  const root = () => el.shadowRoot;
+  if (${JSON.stringify(act)} === 'failed') return until(() => root()?.querySelector('[role="alert"], .problem, .error'), 'the failure shown');
+  await until(() => root()?.querySelector('.launcher:not([disabled])'), 'the launcher');
+  if (${JSON.stringify(act)} === 'ready') return;
+  el.open();
+  await until(() => root().querySelector('[part~="panel"]') && !root().querySelector('.placeholder'), 'the panel');
+  if (${JSON.stringify(act)} === 'markdown') {
+    await el.sendUserMessage('some markdown please');
+    await until(() => [...root().querySelectorAll('.message.agent')].some((m) => m.querySelector('h3, table, pre')), 'the markdown reply');
+  }
+  await new Promise((r) => setTimeout(r, 400));
+})()`;
+
+/** Opens each engine's browser: `shoot(url, act)` returns a PNG; `close()`. */
+const drivers = {
+  async chromium() {
+    const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgsWithFakeMicrophone() });
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    return {
+      async shoot(url, act) {
+        await page.goto(url);
+        await page.evaluate(actSource(act));
+        return page.screenshot();
+      },
+      close: () => browser.close(),
+    };
+  },
+  async firefox(services) {
+    const browser = await puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath, headless: true, extraPrefsFirefox: firefoxPrefs, env: services.env });
+    const page = await browser.newPage();
+    await page.setViewport(VIEWPORT);
+    return {
+      async shoot(url, act) {
+        await page.goto(url);
+        await page.evaluate(actSource(act));
+        return page.screenshot();
+      },
+      close: () => browser.close(),
+    };
+  },
+  async webkit(services) {
+    const base = `http://127.0.0.1:${services.webkitDriverPort}`;
+    const call = async (method, route, body) => {
+      const res = await fetch(base + route, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`WebDriver ${route}: ${JSON.stringify(json.value)}`);
+      return json.value;
+    };
+    const { sessionId } = await call('POST', '/session', {
+      capabilities: { alwaysMatch: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowserPath, args: miniBrowserArgs } } },
+    });
+    const session = `/session/${sessionId}`;
+    await call('POST', `${session}/window/rect`, { ...VIEWPORT, x: 0, y: 0 });
+    return {
+      async shoot(url, act) {
+        await call('POST', `${session}/url`, { url });
+        await call('POST', `${session}/execute/async`, { script: `${actSource(act)}.then(() => arguments[0](), (e) => arguments[0](String(e)))`, args: [] }).then((error) => {
+          if (error) throw new Error(error);
+        });
+        return Buffer.from(await call('GET', `${session}/screenshot`), 'base64');
+      },
+      close: () => call('DELETE', session),
+    };
+  },
+};
+
+const engines = chosenEngines();
+mkdirSync(OUT_DIR, { recursive: true });
+const demo = await startDemo({ port: 0, log: () => {} });
+const services = await startEngineServices(engines);
+let failed = 0;
+try {
+  for (const engine of engines) {
+    const driver = await drivers[engine](services);
+    try {
+      for (const state of STATES) {
+        const url = `${demo.url}demo/states.html?${new URLSearchParams(state.query)}`;
+        try {
+          const file = path.join(OUT_DIR, `${state.name}-${engine}.png`);
+          writeFileSync(file, await driver.shoot(url, state.act));
+          console.log(`wrote ${path.relative(process.cwd(), file)}`);
+        } catch (error) {
+          failed += 1;
+          console.error(`${engine} ${state.name}: ${error.message}`);
+        }
+      }
+    } finally {
+      await driver.close();
+    }
+  }
+} finally {
+  services.stop();
+  await demo.close();
+}
+process.exit(failed ? 1 : 0);
