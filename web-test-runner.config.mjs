@@ -115,6 +115,8 @@ const engines = chosenEngines();
 /** The display, audio daemon and WebDriver the engines need, started now and stopped when the run ends. */
 const services = await startEngineServices(engines);
 process.once('exit', services.stop);
+// Killed from outside (a CI timeout): the daemons and the driver must not outlive the run.
+for (const signal of ['SIGTERM', 'SIGHUP']) process.once(signal, () => (services.stop(), process.exit(128 + (signal === 'SIGTERM' ? 15 : 1))));
 
 /** Each engine's launcher, and its name for the per-engine count lines. */
 const launchers = new Map();

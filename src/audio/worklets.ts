@@ -3,7 +3,8 @@
  * Security Policy"). A page with a strict CSP allows a file under `script-src` but not `blob:`, so a given file URL
  * comes first; without one, a Blob URL of the source (`captureWorkletSource`, `playbackWorkletSource`). With
  * `workletFallback`, a file that fails to load (development, a bundler that did not copy it) falls back to the Blob URL
- * for pages that allow `blob:`. Every Blob URL is revoked once loading is over, loaded or not.
+ * for pages that allow `blob:`. Every Blob URL is revoked once loading is over, loaded or not. The two load one after
+ * the other (WebKitGTK deadlocks on two at once).
  */
 import type { AudioStartOptions } from './audio-controller.js';
 import { captureWorkletSource } from './capture-worklet.js';
@@ -23,9 +24,13 @@ export async function loadWorklets(context: BaseAudioContext, options: Pick<Audi
   };
   const load = (url: string | undefined, code: string): Promise<void> =>
     url ? context.audioWorklet.addModule(url).catch((e) => (options.workletFallback ? fromSource(code) : Promise.reject(e))) : fromSource(code);
-  // Settled, not `all`: a fallback still under way when the other load fails would make its Blob URL after the revoking.
-  const loads = await Promise.allSettled([load(options.workletUrls?.capture, captureWorkletSource), load(options.workletUrls?.playback, playbackWorkletSource)]);
+  // One after the other: two addModule calls at once deadlock WebKitGTK 2.50's web process in about one start in
+  // three (its main thread in a GStreamer state change, the AudioWorklet thread waiting on the main thread); one at a
+  // time, never (0 in 20 starts). Both are tried; the first failure is thrown once both have settled.
+  let failure: { reason: unknown } | undefined;
+  for (const [url, code] of [[options.workletUrls?.capture, captureWorkletSource], [options.workletUrls?.playback, playbackWorkletSource]] as const) {
+    await load(url, code).catch((reason: unknown) => void (failure ??= { reason }));
+  }
   blobs.forEach(URL.revokeObjectURL);
-  const failure = loads.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) throw failure.reason;
 }

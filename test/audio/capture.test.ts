@@ -6,10 +6,6 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { captureWorkletSource, createResampler, encodeUlaw, floatToInt16, floatToPcm16, floatToUlaw, resampleLinear } from '../../src/audio/index.js';
 import { median, rms, samplesOf, until, type AudioTestHost } from './audio-host.js';
 import './audio-host.js';
-import { describeExcept, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
-
-/** The suites with a microphone: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
-const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
 
 /** The RMS above which a 20 ms chunk counts as speech (espeak-ng speech peaks far above; silence is below 0.001). */
 const SPEECH = 0.02;
@@ -25,7 +21,7 @@ async function speechIn(host: AudioTestHost, count: number, ulaw = false) {
   await until(() => host.chunks.length >= count && host.chunks.some((c) => rms(samplesOf(c, ulaw)) > SPEECH), 'speech from the fake microphone', 8000);
 }
 
-describeVoice('capture', () => {
+describe('capture', () => {
   for (const [format, rate, bytesPerChunk] of [
     ['pcm_16000', 16000, 640],
     ['pcm_24000', 24000, 960],

@@ -6,10 +6,6 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { captureWorkletSource, playbackWorkletSource, SUSPENDED_GRACE_MS } from '../../src/audio/index.js';
 import { sleep, until, type AudioTestHost } from './audio-host.js';
 import './audio-host.js';
-import { describeExcept, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
-
-/** This file's suites: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
-const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
 
 const FORMATS = { inputFormat: 'pcm_16000', outputFormat: 'pcm_16000' };
 
@@ -62,7 +58,7 @@ function watch() {
   };
 }
 
-describeVoice('acquiring and releasing', () => {
+describe('acquiring and releasing', () => {
   let watching: ReturnType<typeof watch>;
   beforeEach(() => (watching = watch()));
   afterEach(() => watching.restore());
@@ -157,7 +153,7 @@ describeVoice('acquiring and releasing', () => {
   });
 });
 
-describeVoice('failures', () => {
+describe('failures', () => {
   it('reports a microphone that cannot be had as no-microphone, and keeps nothing', async () => {
     const watching = watch();
     try {

@@ -5,10 +5,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sleep, tap, tone, until, type AudioTestHost } from './audio-host.js';
 import './audio-host.js';
-import { describeExcept, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
-
-/** This file's suites: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
-const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
 
 async function started(outputFormat = 'pcm_16000', inputFormat = 'pcm_16000', playout?: { prebufferMs?: number; hangoverMs?: number }) {
   const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
@@ -16,7 +12,7 @@ async function started(outputFormat = 'pcm_16000', inputFormat = 'pcm_16000', pl
   return host;
 }
 
-describeVoice('playback', () => {
+describe('playback', () => {
   it('plays a 440 Hz tone (PCM 16 kHz, base64) into the <audio> element, heard on the playback path with its level and turn', async () => {
     const host = await started();
     const ear = tap(host.audio.output!, 4096);

@@ -21,7 +21,7 @@
  */
 import { expect, oneEvent } from '@open-wc/testing';
 import { apiKey } from '/__service__.js';
-import { captureConsole, loadFixture, until } from '../helpers.js';
+import { captureConsole, itExcept, loadFixture, until } from '../helpers.js';
 import { $, mountWidget, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
@@ -824,8 +824,15 @@ describe('the checks are not vacuous (controls)', () => {
   });
 });
 
+/**
+ * WebKit records no resource timing entry for a request that fails (evil.example does not resolve), so there the check
+ * cannot see such a request: the control would fail, and "none went out" could not. Both skip WebKit (the other checks
+ * of every case still run there).
+ */
+const itSeesRequests = itExcept(['webkit'], 'no resource timing entry for a failed request, so the check is blind there');
+
 describe('requests to evil.example', () => {
-  it('the check sees them: a control image outside the widget is recorded', async () => {
+  itSeesRequests('the check sees them: a control image outside the widget is recorded', async () => {
     const image = new Image();
     const settled = Promise.race([oneEvent(image, 'load'), oneEvent(image, 'error')]); // whichever comes (evil.example does not answer: error)
     image.src = 'https://evil.example/control.png';
@@ -834,7 +841,7 @@ describe('requests to evil.example', () => {
     performance.clearResourceTimings();
   });
 
-  it('none went out from any case of this file', async () => {
+  itSeesRequests('none went out from any case of this file', async () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(caseCount, 'cases observed').to.be.greaterThan(400);
     expect(evilSeen.filter((url) => !url.endsWith('/control.png'))).to.deep.equal([]);

@@ -56,7 +56,8 @@ describe('the transcript of the real element', () => {
     await frame();
     const log = $(el, '[part~="transcript"]')!;
     expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
-    expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(2);
+    // Followed at the next resize observation: within the frame in Chromium, a frame or two later in Firefox and WebKit.
+    await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 2, 'the transcript at its end', 1000);
     await expect(el).to.be.accessible();
   });
 });

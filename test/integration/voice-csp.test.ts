@@ -8,13 +8,10 @@
  * Blob URLs, and the strict CSP refuses those: the call ends in an error).
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { captureConsole, describeExcept, until, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
+import { captureConsole, itExcept, until, WEBKIT_MOCK_MICROPHONE } from '../helpers.js';
 import { openPanel, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import { LABEL, endCall, openCall, part, startCall, statusText, watchCall, watchEachCall } from './voice-helpers.js';
-
-/** This file's suites: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
-const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
 
 const SERVICE = new URL(serviceUrl).origin;
 const SOCKET = SERVICE.replace(/^http/, 'ws');
@@ -39,7 +36,7 @@ async function strictPage(policy: string) {
   return { win, el, violations, watch: watchCall(win) };
 }
 
-describeVoice('a voice call under a strict CSP', () => {
+describe('a voice call under a strict CSP', () => {
   const watch = watchEachCall();
 
   it('loads the worklets from the files beside the script (served on this test server), with no Blob URL', async () => {
@@ -52,7 +49,9 @@ describeVoice('a voice call under a strict CSP', () => {
     expect(watch.blobUrls).to.deep.equal([]);
   });
 
-  it(`reaches listening and speaking on a page whose only sources are the service's: ${STRICT}`, async function () {
+  // WebKit: the agent never speaks there (WEBKIT_MOCK_MICROPHONE); and the test's count of worklet loads in the strict
+  // page (its patch of AudioWorklet.prototype.addModule) stayed empty in the one run that got past that: not yet understood.
+  itExcept(['webkit'], WEBKIT_MOCK_MICROPHONE)(`reaches listening and speaking on a page whose only sources are the service's: ${STRICT}`, async function () {
     this.timeout(20000);
     const page = await strictPage(STRICT);
     try {

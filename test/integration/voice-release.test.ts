@@ -5,7 +5,7 @@
  * WebSocket closed (counted by wrapping the browser's constructors, as test/audio/lifecycle.test.ts does).
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { captureConsole, describeExcept, until, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
+import { captureConsole, until } from '../helpers.js';
 import { mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
@@ -13,10 +13,7 @@ import {
   statusText, watchEachCall,
 } from './voice-helpers.js';
 
-/** This file's suites: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
-const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
-
-describeVoice('a voice call leaves nothing running', () => {
+describe('a voice call leaves nothing running', () => {
   const watch = watchEachCall();
 
   it('after end_call', async () => {

@@ -6,16 +6,13 @@
  * Controls: voice-controls.test.ts; failures: voice-failures.test.ts; releasing: voice-release.test.ts; CSP: voice-csp.test.ts.
  */
 import { expect } from '@open-wc/testing';
-import { describeExcept, engine, until, WEBKIT_AUDIO_DEADLOCK } from '../helpers.js';
+import { engine, itExcept, until, WEBKIT_MOCK_MICROPHONE } from '../helpers.js';
 import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
   LABEL, callAtThePrompt, closedRecord, conversationRecord, createAgent, endCall, live, openCall, part, startCall, statusText,
   watchEachCall,
 } from './voice-helpers.js';
-
-/** This file's suites: every engine but WebKitGTK (see WEBKIT_AUDIO_DEADLOCK). */
-const describeVoice = describeExcept(['webkit'], WEBKIT_AUDIO_DEADLOCK);
 
 /** `user_input_audio_format`s (PROTOCOL.md section 3): sample rate (Hz) and bytes per sample. */
 const INPUT_FORMATS: [format: string, rate: number, bytesPerSample: number][] = [
@@ -37,7 +34,10 @@ const TONE_BASE64 = (() => {
   return btoa(String.fromCharCode(...new Uint8Array(samples.buffer)));
 })();
 
-describeVoice('a voice call', () => {
+/** The tests that need the visitor's turns to end (see WEBKIT_MOCK_MICROPHONE). */
+const itHears = itExcept(['webkit'], WEBKIT_MOCK_MICROPHONE);
+
+describe('a voice call', () => {
   const watch = watchEachCall();
 
   describe('starting', () => {
@@ -119,7 +119,7 @@ describeVoice('a voice call', () => {
     });
 
     for (const [format, rate, bytesPerSample] of INPUT_FORMATS) {
-      it(`sends ${format} user_audio_chunks of 20-25 ms, only after conversation_initiation_metadata, and the service hears the speech`, async function () {
+      itHears(`sends ${format} user_audio_chunks of 20-25 ms, only after conversation_initiation_metadata, and the service hears the speech`, async function () {
         this.timeout(30000);
         const { el, id } = await openCall(await createAgent({ input: format }));
         const [metadata] = watch.received('conversation_initiation_metadata');
@@ -153,7 +153,7 @@ describeVoice('a voice call', () => {
 
   describe('hearing the agent', () => {
     for (const format of ['pcm_16000', 'ulaw_8000', 'pcm_44100']) {
-      it(`plays the agent's ${format} audio: speaking_status while it plays, then listening_status`, async function () {
+      itHears(`plays the agent's ${format} audio: speaking_status while it plays, then listening_status`, async function () {
         this.timeout(20000);
         const { el } = await openCall(await createAgent({ output: format }));
         expect(watch.received('conversation_initiation_metadata')[0].conversation_initiation_metadata_event.agent_output_audio_format).to.equal(format);
@@ -167,7 +167,7 @@ describeVoice('a voice call', () => {
   });
 
   describe('interruption', () => {
-    it('plays no audio at or below the interruption\'s event_id; the status leaves speaking; a later reply plays', async function () {
+    itHears('plays no audio at or below the interruption\'s event_id; the status leaves speaking; a later reply plays', async function () {
       this.timeout(30000);
       const { el, id } = await openCall('agent_minimal');
       // The fake microphone's speech starts over the agent: the service interrupts it.
