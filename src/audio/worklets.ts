@@ -29,7 +29,9 @@ export async function loadWorklets(context: BaseAudioContext, options: Pick<Audi
   // time, never (0 in 20 starts). Both are tried; the first failure is thrown once both have settled.
   let failure: { reason: unknown } | undefined;
   for (const [url, code] of [[options.workletUrls?.capture, captureWorkletSource], [options.workletUrls?.playback, playbackWorkletSource]] as const) {
-    await load(url, code).catch((reason: unknown) => void (failure ??= { reason }));
+    // A context closed meanwhile (the element removed) loads nothing more: Chromium's renderer crashes on addModule then.
+    if (context.state === 'closed') failure ??= { reason: new DOMException('the AudioContext was closed', 'InvalidStateError') };
+    else await load(url, code).catch((reason: unknown) => void (failure ??= { reason }));
   }
   blobs.forEach(URL.revokeObjectURL);
   if (failure) throw failure.reason;

@@ -102,7 +102,9 @@ describe('acquiring and releasing', () => {
     await watching.allReleased();
   });
 
-  it('removal during start() leaves nothing running: start() resolves false', async () => {
+  it('removal during start() leaves nothing running: start() resolves false', async function () {
+    // 14 starts, each waiting for its two worklets, one after the other (worklets.ts): seconds on a busy machine.
+    this.timeout(40000);
     const interrupted: number[] = [];
     for (const delay of [0, 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30]) {
       const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
