@@ -571,6 +571,7 @@ const EFFECTS: Record<string, FieldCheck> = {
   // (as the frames of error notices, voice failures and the failed panel are).
   'styles.base_error': color('base_error', 'the border of a message that was not sent', async (el) => {
     await failedConversation(el);
+    await until(() => $(el, '.message.user.unsent'), 'the message marked unsent');
     return $(el, '.message.user.unsent');
   }, 'borderTopColor', {}, failingSocket()),
   'styles.accent': color('accent', 'the start button background', startButton, 'backgroundColor'),

@@ -47,32 +47,27 @@ const actSource = (act) => `(async () => {
   await new Promise((r) => setTimeout(r, 400));
 })()`;
 
+/** A driver over a Playwright or Puppeteer page (the same calls in both). */
+const pageDriver = (browser, page) => ({
+  async shoot(url, act) {
+    await page.goto(url);
+    await page.evaluate(actSource(act));
+    return page.screenshot();
+  },
+  close: () => browser.close(),
+});
+
 /** Opens each engine's browser: `shoot(url, act)` returns a PNG; `close()`. */
 const drivers = {
   async chromium() {
     const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgsWithFakeMicrophone() });
-    const page = await browser.newPage({ viewport: VIEWPORT });
-    return {
-      async shoot(url, act) {
-        await page.goto(url);
-        await page.evaluate(actSource(act));
-        return page.screenshot();
-      },
-      close: () => browser.close(),
-    };
+    return pageDriver(browser, await browser.newPage({ viewport: VIEWPORT }));
   },
   async firefox(services) {
     const browser = await puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath, headless: true, extraPrefsFirefox: firefoxPrefs, env: services.env });
     const page = await browser.newPage();
     await page.setViewport(VIEWPORT);
-    return {
-      async shoot(url, act) {
-        await page.goto(url);
-        await page.evaluate(actSource(act));
-        return page.screenshot();
-      },
-      close: () => browser.close(),
-    };
+    return pageDriver(browser, page);
   },
   async webkit(services) {
     const base = `http://127.0.0.1:${services.webkitDriverPort}`;
