@@ -3,7 +3,9 @@
 // - chromium: Debian's Chromium over CDP (playwright-core), a fake microphone playing test/fixtures/speech.wav;
 // - firefox: Firefox ESR over WebDriver BiDi (puppeteer-core), a PulseAudio microphone playing speech.wav, PulseAudio
 //   as its output;
-// - webkit: WebKitGTK's MiniBrowser over W3C WebDriver (WebKitWebDriver), a mock microphone, under Xvfb.
+// - webkit: WebKitGTK's MiniBrowser over W3C WebDriver (WebKitWebDriver), under Xvfb, the same PulseAudio microphone
+//   as Firefox's (through GStreamer's pulsesrc: Debian's gstreamer1.0-pulseaudio). Its mock microphone is a tone that
+//   never falls silent, so a visitor's turn would never end.
 // `startEngineServices()` starts what an engine needs and this machine lacks (an X display, a PulseAudio daemon with
 // a null sink, WebKitWebDriver) and returns how to stop it all.
 import { spawn } from 'node:child_process';
@@ -47,8 +49,14 @@ export const firefoxPrefs = {
   'network.connectivity-service.enabled': false,
 };
 
-/** MiniBrowser's flags: automation, a mock microphone with no prompt, audio allowed without a gesture. */
-export const miniBrowserArgs = ['--automation', '--enable-media-stream=true', '--enable-mock-capture-devices=true', '--autoplay-policy=allow'];
+/**
+ * MiniBrowser's flags: automation (no permission prompt), media capture from the real (PulseAudio) devices, audio
+ * allowed without a gesture.
+ */
+export const miniBrowserArgs = ['--automation', '--enable-media-stream=true', '--enable-mock-capture-devices=false', '--autoplay-policy=allow'];
+
+/** GStreamer's PulseAudio plugin: WebKitGTK finds no microphone without it. */
+const pulseSourcePlugin = '/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstpulseaudio.so';
 
 /** A free TCP port on 127.0.0.1. */
 function freePort() {
@@ -127,6 +135,7 @@ export async function startEngineServices(engines) {
     needs('firefox', firefoxPath, 'firefox-esr');
     needs('webkit', webkitDriverPath, 'webkit2gtk-driver');
     needs('webkit', miniBrowserPath, 'webkit2gtk-driver');
+    needs('webkit', pulseSourcePlugin, 'gstreamer1.0-pulseaudio');
     if (engines.includes('firefox') || engines.includes('webkit')) {
       runtimeDir = mkdtempSync(join(tmpdir(), 'vaw-pulse-'));
       env.XDG_RUNTIME_DIR = runtimeDir;
@@ -135,10 +144,12 @@ export async function startEngineServices(engines) {
       children.push(pulse);
       await until(() => existsSync(join(runtimeDir, 'pulse', 'native')) || pulse.child.exitCode !== null, 10000, 'PulseAudio');
       if (pulse.child.exitCode !== null) throw new Error(`PulseAudio failed (apt-get install -y pulseaudio): ${pulse.errors()}`);
-      // The microphone: a second null sink fed the speech file in a loop; its monitor is the default source. Firefox
-      // reads it as a real device (its own fake microphone is a steady tone, with no speech and silence to hear).
+      // The microphone: a second null sink fed the speech file in a loop; its monitor, remapped, is the default source.
+      // Firefox and WebKit read it as a real device (their own fake microphones are steady tones, never silent).
       await pactl(env, 'load-module', 'module-null-sink', 'sink_name=microphone', 'sink_properties=device.description=Speech');
-      await pactl(env, 'set-default-source', 'microphone.monitor');
+      // WebKitGTK lists no monitor source as a microphone: a remapped source over the monitor is one.
+      await pactl(env, 'load-module', 'module-remap-source', 'master=microphone.monitor', 'source_name=speech', 'source_properties=device.description=Speech');
+      await pactl(env, 'set-default-source', 'speech');
       await pactl(env, 'set-default-sink', 'speaker');
       children.push(loop('paplay', ['--device=microphone', fakeMicrophoneWav], env));
     }

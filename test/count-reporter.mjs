@@ -35,6 +35,21 @@ export function countReporter(engines = new Map()) {
         process.stdout.write(line(name, totals));
       }
       process.stdout.write(line('browser', all));
+      // TIMINGS=1: the slowest files per engine (the sum of their tests' durations), to see where a run's time goes.
+      if (process.env.TIMINGS) {
+        const files = sessions.map((session) => {
+          let ms = 0;
+          const sum = (suite) => {
+            for (const test of suite?.tests ?? []) ms += test.duration ?? 0;
+            for (const child of suite?.suites ?? []) sum(child);
+          };
+          sum(session.testResults);
+          return { name: `${engines.get(session.browser) ?? session.browser.name} ${session.testFile}`, ms };
+        });
+        for (const { name, ms } of files.sort((a, b) => b.ms - a.ms).slice(0, 25)) {
+          process.stdout.write(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}\n`);
+        }
+      }
     },
   };
 }

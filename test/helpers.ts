@@ -96,9 +96,3 @@ export async function typeText(text: string): Promise<void> {
   for (const character of text) await sendKeys({ press: character });
 }
 
-/**
- * Why the tests that need the visitor's turns to end skip WebKitGTK: its mock microphone (the only one it offers under
- * automation) never falls silent (a steady tone at about -23 dBFS with a beep each second), so the reference service's
- * energy VAD hears one endless utterance: no turn of the visitor ends and the agent never gets to speak.
- */
-export const WEBKIT_MOCK_MICROPHONE = 'its mock microphone never falls silent, so the service hears one endless utterance and the agent never speaks';

@@ -1,6 +1,6 @@
 /**
- * Microphone capture in real Chromium: the fake microphone plays test/fixtures/speech.wav (speech, then silence,
- * looped; see web-test-runner.config.mjs). Nothing is faked.
+ * Microphone capture in each engine: the microphone plays test/fixtures/speech.wav (speech, then silence, looped):
+ * Chromium's fake microphone, a PulseAudio source in Firefox and WebKit (scripts/engines.mjs). Nothing is faked.
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { captureWorkletSource, createResampler, encodeUlaw, floatToInt16, floatToPcm16, floatToUlaw, resampleLinear } from '../../src/audio/index.js';

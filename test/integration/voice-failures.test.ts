@@ -8,7 +8,7 @@
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import { WIDGET_LABELS } from '../../src/config/defaults.js';
-import { captureConsole, itExcept, until, WEBKIT_MOCK_MICROPHONE } from '../helpers.js';
+import { captureConsole, until } from '../helpers.js';
 import { $, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
@@ -103,8 +103,7 @@ describe('voice call failures', () => {
     await watch.released();
   });
 
-  // WebKit: the notice shows and the click clears it, but the agent never speaks there (WEBKIT_MOCK_MICROPHONE).
-  itExcept(['webkit'], WEBKIT_MOCK_MICROPHONE)('the sound blocked by the autoplay policy: audio_blocked shown, the call goes on, a click resumes and clears it', async function () {
+  it('the sound blocked by the autoplay policy: audio_blocked shown, the call goes on, a click resumes and clears it', async function () {
     this.timeout(15000);
     const { play } = HTMLMediaElement.prototype;
     // The browser refuses every play() until the visitor clicks in the page (the press itself counted for nothing).

@@ -121,7 +121,21 @@ export function watchCall(win: typeof window = window) {
     send: win.WebSocket.prototype.send,
     postMessage: win.MessagePort.prototype.postMessage,
     createObjectURL: win.URL.createObjectURL,
-    addModule: win.AudioWorklet.prototype.addModule,
+  };
+  /**
+   * Records each worklet module the context loads. On the context's own `audioWorklet`, not on a prototype: WebKit
+   * makes a context constructed through this (the test's realm's) subclass in the test's realm, so a frame's
+   * `AudioWorklet.prototype` is not on its chain.
+   */
+  const watchWorklets = (context: AudioContext): void => {
+    const worklet = context.audioWorklet;
+    const addModule = worklet.addModule;
+    worklet.addModule = async (url: string | URL, options?: WorkletOptions) => {
+      const entry = { url: String(url), loaded: false };
+      worklets.push(entry);
+      await addModule.call(worklet, url, options);
+      entry.loaded = true;
+    };
   };
   win.MediaDevices.prototype.getUserMedia = async function (this: MediaDevices, asked?: MediaStreamConstraints) {
     constraints.push(asked);
@@ -133,6 +147,7 @@ export function watchCall(win: typeof window = window) {
     constructor(options?: AudioContextOptions) {
       super(options);
       contexts.push(this);
+      watchWorklets(this);
     }
   };
   const record = (data: unknown): void => {
@@ -156,12 +171,6 @@ export function watchCall(win: typeof window = window) {
     if (message && typeof message === 'object' && 'samples' in message) events.push({ kind: 'played', eventId: audioEventId });
     return (native.postMessage as (...args: unknown[]) => void).call(this, message, ...rest);
   } as typeof MessagePort.prototype.postMessage;
-  win.AudioWorklet.prototype.addModule = async function (this: AudioWorklet, url: string | URL, options?: WorkletOptions) {
-    const entry = { url: String(url), loaded: false };
-    worklets.push(entry);
-    await native.addModule.call(this, url, options);
-    entry.loaded = true;
-  };
   win.URL.createObjectURL = (object: Blob | MediaSource) => {
     const url = native.createObjectURL(object);
     blobUrls.push(url);
@@ -217,7 +226,6 @@ export function watchCall(win: typeof window = window) {
       native.WebSocket.prototype.send = native.send;
       win.MessagePort.prototype.postMessage = native.postMessage;
       win.URL.createObjectURL = native.createObjectURL;
-      win.AudioWorklet.prototype.addModule = native.addModule;
     },
   };
 }

@@ -5,7 +5,7 @@
  * WebSocket closed (counted by wrapping the browser's constructors, as test/audio/lifecycle.test.ts does).
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { captureConsole, itExcept, until, WEBKIT_MOCK_MICROPHONE } from '../helpers.js';
+import { captureConsole, until } from '../helpers.js';
 import { mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
@@ -79,8 +79,7 @@ describe('a voice call leaves nothing running', () => {
     }
   });
 
-  // WebKit: the agent never gets to speak there (WEBKIT_MOCK_MICROPHONE).
-  itExcept(['webkit'], WEBKIT_MOCK_MICROPHONE)('after the element is removed while the agent speaks', async function () {
+  it('after the element is removed while the agent speaks', async function () {
     this.timeout(20000);
     const { el, id } = await openCall('agent_minimal');
     await until(() => statusText(el) === LABEL.speaking, 'the agent speaks', 15000);

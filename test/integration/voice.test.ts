@@ -6,7 +6,7 @@
  * Controls: voice-controls.test.ts; failures: voice-failures.test.ts; releasing: voice-release.test.ts; CSP: voice-csp.test.ts.
  */
 import { expect } from '@open-wc/testing';
-import { engine, itExcept, until, WEBKIT_MOCK_MICROPHONE } from '../helpers.js';
+import { engine, until } from '../helpers.js';
 import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
@@ -33,9 +33,6 @@ const TONE_BASE64 = (() => {
   const samples = Int16Array.from({ length: 1600 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)));
   return btoa(String.fromCharCode(...new Uint8Array(samples.buffer)));
 })();
-
-/** The tests that need the visitor's turns to end (see WEBKIT_MOCK_MICROPHONE). */
-const itHears = itExcept(['webkit'], WEBKIT_MOCK_MICROPHONE);
 
 describe('a voice call', () => {
   const watch = watchEachCall();
@@ -119,15 +116,15 @@ describe('a voice call', () => {
     });
 
     for (const [format, rate, bytesPerSample] of INPUT_FORMATS) {
-      itHears(`sends ${format} user_audio_chunks of 20-25 ms, only after conversation_initiation_metadata, and the service hears the speech`, async function () {
+      it(`sends ${format} user_audio_chunks of 20-25 ms, only after conversation_initiation_metadata, and the service hears the speech`, async function () {
         this.timeout(30000);
         const { el, id } = await openCall(await createAgent({ input: format }));
         const [metadata] = watch.received('conversation_initiation_metadata');
         expect(metadata.conversation_initiation_metadata_event.user_input_audio_format).to.equal(format);
         // A whole utterance of the fake microphone (2.0 s; the first one heard may be cut by the start of the call).
         // Audio at another rate than announced would be heard twice or half as long.
-        // Firefox's microphone is a real (PulseAudio) device through its own noise suppression, which may split the
-        // utterance at its pauses (heard 0.2, 1.3, 1.0, 1.4 s in one run): most of one is enough there.
+        // Firefox's and WebKit's microphone is a real (PulseAudio) device through their own noise suppression, which
+        // may split the utterance at its pauses (heard 0.2, 1.3, 1.0, 1.4 s in one run): most of one is enough there.
         const whole = engine === 'chromium' ? 1.5 : 0.9;
         await until(() => heardSeconds(el).some((s) => s >= whole), 'the service heard a whole utterance', 15000).catch((e) => {
           throw new Error(`${e.message}: heard ${heardSeconds(el)}; ${watch.chunks().length} chunks`);
@@ -153,7 +150,7 @@ describe('a voice call', () => {
 
   describe('hearing the agent', () => {
     for (const format of ['pcm_16000', 'ulaw_8000', 'pcm_44100']) {
-      itHears(`plays the agent's ${format} audio: speaking_status while it plays, then listening_status`, async function () {
+      it(`plays the agent's ${format} audio: speaking_status while it plays, then listening_status`, async function () {
         this.timeout(20000);
         const { el } = await openCall(await createAgent({ output: format }));
         expect(watch.received('conversation_initiation_metadata')[0].conversation_initiation_metadata_event.agent_output_audio_format).to.equal(format);
@@ -167,7 +164,7 @@ describe('a voice call', () => {
   });
 
   describe('interruption', () => {
-    itHears('plays no audio at or below the interruption\'s event_id; the status leaves speaking; a later reply plays', async function () {
+    it('plays no audio at or below the interruption\'s event_id; the status leaves speaking; a later reply plays', async function () {
       this.timeout(30000);
       const { el, id } = await openCall('agent_minimal');
       // The fake microphone's speech starts over the agent: the service interrupts it.
