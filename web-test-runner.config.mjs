@@ -54,11 +54,13 @@ function referenceServicePlugin() {
           log: () => {},
           replyDelayMs: 5,
           fallback(req, res) {
-            const worklet = worklets[req.url.slice(1)];
+            // The path alone: a retried chunk comes with `?retry=N` (scripts/classic-entry.mjs).
+            const path = req.url.split('?')[0];
+            const worklet = worklets[path.slice(1)];
             // The script-tag build also under /slow/<ms>/ (its chunks answered after <ms>), /no-chunks/ (its chunks
             // missing) and /flaky/ (each chunk's first request answered 503): the folder a site copies, on a slow or a
             // broken host (test/integration/script-tag.test.ts).
-            const [, folder, arg, file] = /^\/(slow|no-chunks|flaky)\/(?:(\d+)\/)?([^/]+)$/.exec(req.url) ?? [];
+            const [, folder, arg, file] = /^\/(slow|no-chunks|flaky)\/(?:(\d+)\/)?([^/]+)$/.exec(path) ?? [];
             if (folder && scriptTag[`/${file}`]) {
               const chunk = file !== 'voice-agent-widget.js';
               if (chunk && folder === 'no-chunks') return void res.writeHead(404).end();
@@ -67,7 +69,7 @@ function referenceServicePlugin() {
               return void (chunk ? setTimeout(send, Number(arg)) : send());
             }
             // CORS on the chunks: a page on another origin loads them with import(), a CORS fetch.
-            if (scriptTag[req.url]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[req.url]);
+            if (scriptTag[path]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[path]);
             // CORS: a page on another origin loads the worklets with audioWorklet.addModule, a CORS fetch (the CSP page).
             else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(worklet);
             else res.writeHead(404).end();

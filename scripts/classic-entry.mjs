@@ -10,7 +10,7 @@
 // - a lazy chunk's `import {b as c} from "./voice-agent-widget.js"` becomes `const {b: c} = globalThis[Symbol.for(KEY)]`.
 // KEY names this build (a hash of all its chunks, also put in the lazy chunks' file names), so the script loaded twice
 // shares one copy, two different builds on one page never mix, and a cached chunk of another build is never used. The entry's own `import("./chunk.js")` becomes `import(new URL("./chunk.js", <the script's
-// URL>).href)`: the chunks load from beside the script, wherever it is hosted. (A classic script from another origin,
+// URL>).href)` (with `?retry=N` on a second try): the chunks load from beside the script, wherever it is hosted. (A classic script from another origin,
 // loaded without `crossorigin`, has about:blank as its base URL for import(), so a relative specifier would fail.)
 // Anything else the conversion cannot keep correct (a static import in the entry, import.meta, a namespace import)
 // fails the build.
@@ -65,11 +65,14 @@ function classicScript(code, shared, rename, fail) {
     const { source } = node;
     const specifier = source.type === 'Literal' ? source.value : source.type === 'TemplateLiteral' && !source.expressions.length ? source.quasis[0].value.cooked : null;
     if (typeof specifier !== 'string' || !specifier.startsWith('./')) fail('import() of anything but a chunk beside it');
-    out.overwrite(source.start, source.end, `new URL(${JSON.stringify(rename(specifier))},${BASE}).href`);
+    // Each import() after the first asks for another URL (`?retry=N`): Firefox keeps a module whose fetch failed as
+    // failed in its module map for the page's life, so "Try again" after a failed load would fail there without a
+    // request. The chunk imports nothing (it takes the entry's bindings from the global), so a retried copy is whole.
+    out.overwrite(source.start, source.end, `new URL(${JSON.stringify(rename(specifier))},${BASE}).href+(${TRIES}++?"?retry="+${TRIES}:"")`);
   }
   if (/\bimport\.meta\b/.test(code)) fail('import.meta is not available in a classic script');
   // Not in a browser (Node importing the package's every entry, server rendering): nothing runs.
-  out.prepend(`(function(){"use strict";if(typeof document>"u")return;var ${BASE}=document.currentScript instanceof HTMLScriptElement?document.currentScript.src:document.baseURI;`).append('})();\n');
+  out.prepend(`(function(){"use strict";if(typeof document>"u")return;var ${BASE}=document.currentScript instanceof HTMLScriptElement?document.currentScript.src:document.baseURI,${TRIES}=0;`).append('})();\n');
   // V8's explicit compile hint (a comment elsewhere): every function of the first script runs before the launcher is
   // usable, so Chromium compiles them all while the script streams in, off the main thread, instead of one by one on
   // it. Measured with bench:launch under 4G + CPU 4x: main-thread scripting to the launcher 90.5 -> 71.4 ms (cold),
@@ -103,6 +106,8 @@ function importsFromGlobal(code, entrySpecifier, shared, rename, fail) {
 
 /** The script's own URL, read as it starts (`document.currentScript` is null later). */
 const BASE = '__voiceAgentWidgetBase';
+/** How many times the entry's import() ran (each retry gets a URL of its own). */
+const TRIES = '__voiceAgentWidgetTries';
 
 /** Every `import()` in a program. */
 function importExpressions(node, found = []) {

@@ -46,8 +46,22 @@ export function countReporter(engines = new Map()) {
           sum(session.testResults);
           return { name: `${engines.get(session.browser) ?? session.browser.name} ${session.testFile}`, ms };
         });
+        const sum = files.reduce((total, file) => total + file.ms, 0);
+        process.stdout.write(`${(sum / 1000).toFixed(1).padStart(7)} s  in ${files.length} files' tests (the rest of the run is loading them)\n`);
         for (const { name, ms } of files.sort((a, b) => b.ms - a.ms).slice(0, 25)) {
           process.stdout.write(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}\n`);
+        }
+        const tests = sessions.flatMap((session) => {
+          const found = [];
+          const walk = (suite, path) => {
+            for (const test of suite?.tests ?? []) found.push({ name: `${path}${test.name}`, ms: test.duration ?? 0 });
+            for (const child of suite?.suites ?? []) walk(child, `${path}${child.name} > `);
+          };
+          walk(session.testResults, `${engines.get(session.browser) ?? session.browser.name} `);
+          return found;
+        });
+        for (const { name, ms } of tests.sort((a, b) => b.ms - a.ms).slice(0, 25)) {
+          process.stdout.write(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name.slice(0, 150)}\n`);
         }
       }
     },

@@ -89,5 +89,20 @@ export function tap(node: AudioNode, fftSize = 128) {
       spectrum.forEach((db, i) => db > spectrum[best] && (best = i));
       return (best * context.sampleRate) / fftSize;
     },
+    /**
+     * Resolves once the tone passing is at `hz` (within one analyser bin) and at the RMS `level` (within 0.02), both in
+     * the same window: WebKitGTK feeds its analysers late and in bursts, so one reading at a fixed delay may fall
+     * between them. @throws Error with the last reading after `timeoutMs`
+     */
+    async steady(hz: number, level: number, timeoutMs = 2000) {
+      let last = { hz: 0, level: 0 };
+      const tolerance = context.sampleRate / fftSize;
+      await until(() => {
+        last = { hz: this.peakHz(), level: this.rms() };
+        return Math.abs(last.hz - hz) <= tolerance && Math.abs(last.level - level) <= 0.02;
+      }, `a steady ${hz} Hz tone at RMS ${level.toFixed(3)}`, timeoutMs).catch((error: Error) => {
+        throw new Error(`${error.message}; last heard ${last.hz.toFixed(1)} Hz at RMS ${last.level.toFixed(3)}`);
+      });
+    },
   };
 }

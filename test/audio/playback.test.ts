@@ -21,10 +21,7 @@ describe('playback', () => {
     await until(() => !host.player.paused, 'the <audio> element plays');
     expect(ear.rms()).to.equal(0);
     expect(host.audio.play(tone(440, 16000, 1), 1)).to.equal(true);
-    await until(() => ear.rms() > 0.3, 'the tone on the playback path');
-    await sleep(300);
-    expect(ear.rms()).to.be.closeTo(0.5 / Math.SQRT2, 0.02);
-    expect(ear.peakHz()).to.be.closeTo(440, 16000 / 4096);
+    await ear.steady(440, 0.5 / Math.SQRT2);
     expect(host.levels.some(([, output]) => Math.abs(output - 0.5 / Math.SQRT2) < 0.01)).to.equal(true);
     expect(host.states.map(([state]) => state)).to.deep.equal(['listening', 'speaking']);
     await until(() => host.states.length === 3, 'drained', 2000);
@@ -68,10 +65,7 @@ describe('playback', () => {
     expect(host.audio.context!.sampleRate).to.equal(24000);
     const ear = tap(host.audio.output!, 8192);
     host.audio.play(tone(440, 16000, 1), 1);
-    await until(() => ear.rms() > 0.3, 'the tone');
-    await sleep(400);
-    expect(ear.peakHz()).to.be.closeTo(440, 24000 / 8192);
-    expect(ear.rms()).to.be.closeTo(0.5 / Math.SQRT2, 0.02);
+    await ear.steady(440, 0.5 / Math.SQRT2);
     await until(() => host.states.length === 3, 'drained', 2000);
     expect(host.states[2][1] - host.states[1][1]).to.be.closeTo(1, 0.02);
   });
@@ -80,10 +74,7 @@ describe('playback', () => {
     const host = await started('ulaw_8000');
     const ear = tap(host.audio.output!, 4096);
     host.audio.play(tone(440, 8000, 1, { ulaw: true }), 1);
-    await until(() => ear.rms() > 0.3, 'the tone');
-    await sleep(300);
-    expect(ear.peakHz()).to.be.closeTo(440, 16000 / 4096);
-    expect(ear.rms()).to.be.closeTo(0.5 / Math.SQRT2, 0.02);
+    await ear.steady(440, 0.5 / Math.SQRT2);
   });
 
   it('queues consecutive chunks without gaps: 25 chunks of 40 ms play as 1 s of unbroken tone', async () => {
@@ -121,8 +112,9 @@ describe('playback', () => {
     await until(() => host.states.length >= 3, 'drained after the hangover', 3000);
     await sleep(400); // long enough for a second turn's states to show, had the gap ended the first
     expect(host.states.map(([state]) => state), 'one turn, no flicker').to.deep.equal(['listening', 'speaking', 'listening']);
-    // Drained at the end of the second chunk's last sample, not at the end of the hangover.
-    expect(host.states[2]![1] - host.states[1]![1]).to.be.lessThan(0.3 + 0.1);
+    // Drained at the end of the second chunk's last sample (about 0.3 s after the first began, later by as much as
+    // the second chunk came late), not at the end of the hangover (0.3 s after that: 0.6 s or more).
+    expect(host.states[2]![1] - host.states[1]![1]).to.be.lessThan(0.5);
   });
 
   it('holds audio played while start() is under way, and plays it once running', async () => {
