@@ -40,13 +40,12 @@ describe('playback', () => {
     for (let round = 0; round < 10; round++) {
       const id = round * 2 + 1;
       expect(host.audio.play(tone(440, 16000, 2), id)).to.equal(true);
-      await until(() => ear.rms() > 0.3, 'the tone');
+      // Heard, and reported: WebKitGTK's worklet messages (the turn) may come after the analyser hears the tone.
+      await until(() => ear.rms() > 0.3 && host.states.at(-1)![0] === 'speaking', 'the tone, reported as speaking');
       await sleep(50 + 10 * round);
-      const before = host.states.length;
       host.audio.interrupt(id);
       await until(() => ear.silent(), 'silence after interrupt', 1000);
-      await until(() => host.states.length > before, 'listening after interrupt', 1000);
-      expect(host.states.at(-1)![0]).to.equal('listening');
+      await until(() => host.states.at(-1)![0] === 'listening', 'listening after interrupt', 1000);
       // A late chunk of the same event (and an older one) is dropped.
       expect(host.audio.play(tone(440, 16000, 0.5), id)).to.equal(false);
       expect(host.audio.play(tone(440, 16000, 0.5), id - 1)).to.equal(false);

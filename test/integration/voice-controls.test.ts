@@ -17,9 +17,10 @@ import {
 const SILENCE: Record<string, number> = { pcm_16000: 0, ulaw_8000: 0xff };
 /**
  * Chunks (20 ms each) that may still carry sound after a click on mute: those already under way. WebKitGTK hands the
- * worklet's messages over late and in bursts: up to 15 seen there after the click (300 ms).
+ * worklet's messages over late and in bursts: up to 15 seen there after the click (300 ms); Chromium on a busy
+ * machine (another process compiling beside it) 9.
  */
-const IN_FLIGHT = engine === 'webkit' ? 25 : 5;
+const IN_FLIGHT = engine === 'webkit' ? 25 : 12;
 
 /** Presses Tab (or Shift+Tab) until the widget's focused element matches `selector`; fails after 20 presses. */
 async function tabTo(el: VoiceAgentWidget, selector: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<HTMLElement> {

@@ -26,7 +26,8 @@ const heardSeconds = (el: VoiceAgentWidget): number[] =>
 
 /** The agent's output level (0..1) the voice controller writes on the root while its audio plays. */
 /** The agent's level as the voice controller writes it on the elements that show it (the header, whose avatar follows it). */
-const agentLevel = (el: VoiceAgentWidget): number => Number($(el, '[part~="header"]')!.style.getPropertyValue('--_agent-level') || 0);
+/** The agent's level as drawn on the header's avatar (its `.level` frame). */
+const agentLevel = (el: VoiceAgentWidget): number => Number($(el, '[part~="header"] .level')!.style.getPropertyValue('--_agent-level') || 0);
 
 /** 100 ms of a 440 Hz tone as 16-bit PCM at 16 kHz, base64: a chunk of agent audio a real service could still have in flight. */
 const TONE_BASE64 = (() => {

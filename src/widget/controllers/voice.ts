@@ -7,6 +7,7 @@ import type { SessionOptions } from '../../client/session.js';
 import * as log from '../../internal/console.js';
 import type { VoiceAgentErrorCode } from '../../events/error.js';
 import type { ConversationController, NoticeKind } from './conversation.js';
+import { LevelMeter } from './levels.js';
 
 /** Where a voice call stands: `off`, `starting` (asking for the microphone, connecting), `on` (audio flowing). */
 export type VoiceState = 'off' | 'starting' | 'on';
@@ -56,8 +57,8 @@ export class VoiceController implements ReactiveController {
   /** The granted microphone until the audio controller takes it over. */
   #stream: MediaStream | null = null;
   #run = 0;
-  /** The elements that show the levels (the parts hand them over through `levelTarget`). */
-  readonly #levelTargets = new Set<HTMLElement>();
+  /** Draws the levels on the elements the parts hand over through `levelTarget`. */
+  readonly #levels = new LevelMeter();
   readonly #resume = (): void => {
     void this.#audio.resume().then((running) => running && this.#clear('audio_blocked'));
   };
@@ -66,7 +67,7 @@ export class VoiceController implements ReactiveController {
     host.addController(this);
     this.#audio = new AudioController(host, {
       onChunk: (base64) => this.#conversation?.sendAudio(base64),
-      onLevels: (input, output) => this.#levels(input, output),
+      onLevels: (input, output) => this.#levels.set(input, output),
       onState: (turn) => this.#set({ turn }),
       onError: (kind, error) => this.#fail(kind, error),
     });
@@ -82,11 +83,11 @@ export class VoiceController implements ReactiveController {
   }
 
   /**
-   * A part's callback for an element that shows the levels during a call (the header, the orb): it gets
-   * `--_mic-level` and `--_agent-level`, RMS 0..1, about every 20 ms, through the CSSOM (CSP-safe). An element no
-   * longer in the document is dropped at the next write.
+   * A part's callback for an element that shows the levels during a call (the header's avatar, the orb): it gets
+   * `--_mic-level` and `--_agent-level`, RMS 0..1, non-inherited, through the CSSOM (CSP-safe), at most once per
+   * animation frame (`LevelMeter`). An element no longer in the document is dropped at the next write.
    */
-  readonly levelTarget = (element: Element): void => void this.#levelTargets.add(element as HTMLElement);
+  readonly levelTarget = (element: Element): void => this.#levels.add(element as HTMLElement);
 
   /**
    * Opens the call's AudioContext and output inside the visitor's press, before any `await` (see
@@ -201,19 +202,8 @@ export class VoiceController implements ReactiveController {
     removeEventListener('click', this.#resume, { capture: true });
     this.#conversation = null;
     calls.delete(this);
-    this.#levels(0, 0);
+    this.#levels.reset();
     this.#set({ state: 'off', turn: 'listening' });
-  }
-
-  #levels(mic: number, agent: number): void {
-    for (const target of this.#levelTargets) {
-      if (!target.isConnected) {
-        this.#levelTargets.delete(target);
-        continue;
-      }
-      target.style.setProperty('--_mic-level', mic.toFixed(3));
-      target.style.setProperty('--_agent-level', agent.toFixed(3));
-    }
   }
 
   /** Changes the call's state; the conversation tells the page when the turn it reads (`callTurn`) changed. */

@@ -11,9 +11,9 @@ export interface AudioOrbOptions {
 
 /**
  * The large orb of a voice call (`part="orb"`), shown in place of the transcript when `transcript_enabled` is false:
- * decorative (`aria-hidden`; the status line says whose turn it is). It and the header's avatar follow the levels
- * the voice controller writes on them (`--_mic-level`, `--_agent-level`, 0..1), and stay still under
- * `prefers-reduced-motion`.
+ * decorative (`aria-hidden`; the status line says whose turn it is). It and the header's avatar (its `.level` frame)
+ * follow the levels the voice controller writes on them (`--_mic-level`, `--_agent-level`, 0..1, non-inherited:
+ * controllers/levels.ts) as a `transform` the compositor draws, and stay still under `prefers-reduced-motion`.
  */
 export function audioOrb({ turn, levelTarget }: AudioOrbOptions): TemplateResult {
   return html`<div class="orb-stage"><span part="orb" class="avatar orb audio-orb ${turn}" aria-hidden="true" ${elementRef(levelTarget)}></span></div>`;
@@ -30,11 +30,16 @@ export const audioOrbStyles = css`
     height: 120px;
     box-shadow: 0 0 0 12px var(--_accent-subtle);
   }
+  .header .level {
+    display: flex;
+    flex: none;
+    border-radius: 50%;
+  }
   @media (prefers-reduced-motion: no-preference) {
-    .live .header .avatar,
+    .live .header .level,
     .audio-orb {
-      transition: transform 80ms linear;
       transform: scale(calc(1 + 0.35 * max(var(--_mic-level, 0), var(--_agent-level, 0))));
+      will-change: transform;
     }
   }
 `;

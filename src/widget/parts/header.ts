@@ -22,7 +22,7 @@ export interface HeaderOptions {
   onLanguage: (language: string) => void;
   onExpand: () => void;
   onCollapse: () => void;
-  /** Gets the header element, whose avatar follows a call's levels (`--_mic-level`, `--_agent-level`). */
+  /** Gets the avatar's frame (`.level`), which follows a call's levels (`--_mic-level`, `--_agent-level`). */
   levelTarget: ElementCallback;
 }
 
@@ -33,8 +33,8 @@ export interface HeaderOptions {
  */
 export function header(o: HeaderOptions): TemplateResult {
   const { config, texts } = o;
-  return html`<div part="header" class="header" ${elementRef(o.levelTarget)}>
-    ${avatar({ config, size: 'large' })}
+  return html`<div part="header" class="header">
+    <span class="level" ${elementRef(o.levelTarget)}>${avatar({ config, size: 'large' })}</span>
     <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'}>${o.status ? texts[o.status] : ''}</span></p>
     ${config.language_selector && o.languages.length > 1
       ? html`<select part="language-select" aria-label=${texts.change_language} ?disabled=${o.active} @change=${(e: Event) => o.onLanguage((e.target as HTMLSelectElement).value)}>
