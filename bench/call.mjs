@@ -81,6 +81,26 @@ const KEYS = ['task', 'script', 'styleLayout', 'paint', 'other'];
 const add = (a, b) => Object.fromEntries(KEYS.map((k) => [k, (a?.[k] ?? 0) + b[k]]));
 const perSecond = (sum, ms) => Object.fromEntries(KEYS.map((k) => [k, ms > 0 ? (sum[k] * 1000) / ms : NaN]));
 
+/** Opens `url`, presses the launcher, and waits until the panel offers a call and the conversation chunk settled. */
+async function openPanel(tab, url) {
+  await tab.goto(url);
+  const widget = tab.locator('voice-agent-widget');
+  await widget.locator('.launcher:not([disabled])').waitFor({ timeout: 15000 });
+  await widget.locator('.launcher').click();
+  await widget.locator('[part~="start-call-button"]').waitFor({ timeout: 15000 });
+  await tab.waitForTimeout(1500);
+  return widget;
+}
+
+/** Presses the call button and waits until the call is live. An agent with terms asks first: accepted here. */
+async function startCall(widget) {
+  await widget.locator('[part~="start-call-button"]').click();
+  const accept = widget.locator('[part~="accept-terms-button"]');
+  const live = widget.locator('.root.live');
+  await Promise.race([accept.waitFor({ timeout: 20000 }).then(() => accept.click()), live.waitFor({ state: 'attached', timeout: 20000 })]);
+  await live.waitFor({ state: 'attached', timeout: 20000 });
+}
+
 /** One run: the idle window and the call's turns, from one trace. */
 async function run(browser, url, condition, index) {
   const context = await browser.newContext();
@@ -90,22 +110,13 @@ async function run(browser, url, condition, index) {
   tab.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   const cdp = await context.newCDPSession(tab);
   try {
-    await tab.goto(url);
-    const widget = tab.locator('voice-agent-widget');
-    await widget.locator('.launcher:not([disabled])').waitFor({ timeout: 15000 });
-    await widget.locator('.launcher').click();
-    await widget.locator('[part~="start-call-button"]').waitFor({ timeout: 15000 });
-    await tab.waitForTimeout(1500); // the conversation chunk evaluated, the panel settled
+    const widget = await openPanel(tab, url);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING[condition] });
     const stop = await startTrace(cdp);
     await tab.evaluate(() => performance.mark('idle:start'));
     await tab.waitForTimeout(3000);
     await tab.evaluate(() => performance.mark('idle:end'));
-    await widget.locator('[part~="start-call-button"]').click();
-    // An agent with terms asks first (accepted here; the dialog's time falls in no window).
-    const accept = widget.locator('[part~="accept-terms-button"]');
-    await Promise.race([accept.waitFor({ timeout: 20000 }).then(() => accept.click()), widget.locator('.root.live').waitFor({ state: 'attached', timeout: 20000 })]);
-    await widget.locator('.root.live').waitFor({ state: 'attached', timeout: 20000 });
+    await startCall(widget);
     await tab.evaluate(() => performance.mark('call:live'));
     await tab.waitForTimeout(CALL_MS);
     await tab.evaluate(() => performance.mark('call:end'));
@@ -156,12 +167,7 @@ async function metricsRun(browser, url, condition) {
   const cdp = await context.newCDPSession(tab);
   try {
     await cdp.send('Performance.enable');
-    await tab.goto(url);
-    const widget = tab.locator('voice-agent-widget');
-    await widget.locator('.launcher:not([disabled])').waitFor({ timeout: 15000 });
-    await widget.locator('.launcher').click();
-    await widget.locator('[part~="start-call-button"]').waitFor({ timeout: 15000 });
-    await tab.waitForTimeout(1500);
+    const widget = await openPanel(tab, url);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING[condition] });
     const read = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
@@ -186,10 +192,7 @@ async function metricsRun(browser, url, condition) {
       }
     };
     await sample(performance.now() + 3000);
-    await widget.locator('[part~="start-call-button"]').click();
-    const accept = widget.locator('[part~="accept-terms-button"]');
-    await Promise.race([accept.waitFor({ timeout: 20000 }).then(() => accept.click()), widget.locator('.root.live').waitFor({ state: 'attached', timeout: 20000 })]);
-    await widget.locator('.root.live').waitFor({ state: 'attached', timeout: 20000 });
+    await startCall(widget);
     await sample(performance.now() + CALL_MS);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     return Object.fromEntries(['idle', 'listening', 'speaking'].map((w) => [w, {
