@@ -32,7 +32,8 @@ export async function mountWidget(agentId: string, attributes: Record<string, st
   else localStorage.setItem(FULL_TERMS_KEY, 'accepted');
   const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="panel"], [part~="error"]'), `widget ${agentId} settled`);
+  // 10 s: a read the tests make fail settles only after its tries and their backoff (seconds in WebKit on a busy machine).
+  await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="panel"], [part~="error"]'), `widget ${agentId} settled`, 10000);
   // A panel shown at once (default_expanded, always_expanded) waits for the conversation part (loaded on intent).
   await until(() => !el.shadowRoot?.querySelector('.placeholder'), `widget ${agentId}'s conversation part loaded`);
   await el.updateComplete;
