@@ -1,15 +1,16 @@
 /**
  * The worklet files the build writes beside the script (scripts/build-worklets.mjs): what a page with a strict CSP
- * loads instead of a Blob URL (README "Content Security Policy"). Their names, and their text by name.
+ * loads instead of a Blob URL (README "Content Security Policy"). Their text by name; the names are `WORKLET_FILES`
+ * (worklets.ts). Also the module worklets.ts imports, only then, to make a Blob URL.
  */
 import { captureWorkletSource } from './capture-worklet.js';
 import { playbackWorkletSource } from './playback-worklet.js';
+import { WORKLET_FILES } from './worklets.js';
 
-/** The file names, in the defining script's folder. */
-export const WORKLET_FILES = { capture: 'voice-agent-capture-worklet.js', playback: 'voice-agent-playback-worklet.js' } as const;
+export { WORKLET_FILES };
 
 /** Each file's text: `captureWorkletSource` and `playbackWorkletSource`, as the build minified them. */
-export const WORKLET_SOURCES = {
+export const WORKLET_SOURCES: Record<string, string> = {
   [WORKLET_FILES.capture]: captureWorkletSource,
   [WORKLET_FILES.playback]: playbackWorkletSource,
 };

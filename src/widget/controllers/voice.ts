@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { AudioController, type AudioErrorKind, type AudioTurnState } from '../../audio/audio-controller.js';
 import { microphoneErrorKind, requestMicrophone } from '../../audio/microphone.js';
-import { WORKLET_FILES } from '../../audio/worklet-files.js';
+import { WORKLET_FILES } from '../../audio/worklets.js';
 import { besideScript } from '../../client/paths.js';
 import type { SessionOptions } from '../../client/session.js';
 import * as log from '../../internal/console.js';
