@@ -101,7 +101,24 @@ async function streamReply(deltas: readonly string[], measure: (i: number, apply
   await nextFrame();
 }
 
-async function setup({ serverUrl, agentId, size }: TranscriptSetup): Promise<{ messages: number }> {
+/** What `__setup` made: the messages in the transcript, and the shadow elements one plain message of each side adds. */
+export interface TranscriptSetupResults {
+  messages: number;
+  /** Elements a plain visitor's message added (`user_transcript`). */
+  userElements: number;
+  /** Elements a plain agent reply added (`agent_response`, with its like and dislike: `feedback_mode: during`). */
+  agentElements: number;
+}
+
+/** The shadow elements `add()` adds once the element has rendered it. */
+async function elementsAdded(add: () => void): Promise<number> {
+  const before = root().querySelectorAll('*').length;
+  add();
+  await widget!.updateComplete;
+  return root().querySelectorAll('*').length - before;
+}
+
+async function setup({ serverUrl, agentId, size }: TranscriptSetup): Promise<TranscriptSetupResults> {
   await customElements.whenDefined('voice-agent-widget');
   widget = document.createElement('voice-agent-widget') as VoiceAgentWidget;
   widget.setAttribute('agent-id', agentId);
@@ -113,7 +130,12 @@ async function setup({ serverUrl, agentId, size }: TranscriptSetup): Promise<{ m
   await until(() => root().querySelector('.message.agent[aria-busy="false"]'), "the service's first message");
   // The service's first message is message 1, the warm-up reply the last: pairs of a visitor's line and an agent's
   // reply in between.
-  for (let count = 1, i = 0; count < size - 1; i++) {
+  // One plain line of each side first (outside the measured sizes' fill; the service's first message is line 1).
+  const userElements = await elementsAdded(() =>
+    inject({ type: 'user_transcript', user_transcription_event: { user_transcript: 'A plain question.', event_id: nextEventId } }));
+  const agentElements = await elementsAdded(() =>
+    inject({ type: 'agent_response', agent_response_event: { agent_response: 'A plain answer.', event_id: nextEventId++ } }));
+  for (let count = 3, i = 0; count < size - 1; i++) {
     const eventId = nextEventId++;
     inject({ type: 'user_transcript', user_transcription_event: { user_transcript: `Question ${i}: how does item ${i} work?`, event_id: eventId } });
     count++;
@@ -131,7 +153,7 @@ async function setup({ serverUrl, agentId, size }: TranscriptSetup): Promise<{ m
     await widget!.updateComplete;
     await nextFrame();
   });
-  return { messages: root().querySelectorAll('.message').length };
+  return { messages: root().querySelectorAll('.message').length, userElements, agentElements };
 }
 
 async function stream(deltas: readonly string[]): Promise<TranscriptStreamResults> {

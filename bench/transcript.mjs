@@ -19,7 +19,8 @@
 //   Layout) and paint (PrePaint, Paint, Layerize, Commit, and the intersection observations that content-visibility
 //   runs on);
 // - in the page: dispatch → the element's update done (`updateComplete`), and a forced style + layout right after it.
-// The table ends with the ratios of the 1,000- and 2,000-message medians to the 10-message ones.
+// The table ends with the shadow elements one plain text message adds (a visitor's, an agent's with its like and
+// dislike), and the ratios of the 1,000- and 2,000-message medians to the 10-message ones.
 //
 // SIZES=10,1000 (comma-separated message counts), REPEAT=n (replies per size, default 3), SOURCE=1 (see above) and
 // TRACE_OUT=/tmp/t (writes each trace to /tmp/t-<size>-<round>.json, for the DevTools performance panel) change the run.
@@ -145,8 +146,8 @@ async function openPage(browser, url, size) {
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto(`${url.service}/transcript`);
   await page.waitForFunction(() => typeof window.__setup === 'function');
-  const { messages } = await page.evaluate((options) => window.__setup(options), { serverUrl: url.service, agentId: url.agentId, size });
-  return { page, errors, size, messages, rows: [], renderMs: [], layoutMs: [], rounds: 0 };
+  const { messages, userElements, agentElements } = await page.evaluate((options) => window.__setup(options), { serverUrl: url.service, agentId: url.agentId, size });
+  return { page, errors, size, messages, userElements, agentElements, rows: [], renderMs: [], layoutMs: [], rounds: 0 };
 }
 
 /** Streams one reply in `run`'s page under a Chromium trace and adds its deltas' figures to `run`. */
@@ -230,6 +231,7 @@ try {
   }
   const base = results.find((r) => r.size === 10) ?? results[0];
   console.log('');
+  console.log(`shadow elements per plain text message: a visitor's ${runs[0].userElements}, an agent's ${runs[0].agentElements} (with its like and dislike)`);
   for (const r of results.filter((x) => x !== base && x.size >= 1000)) {
     const ratio = (key) => (r[key] / base[key]).toFixed(2);
     console.log(

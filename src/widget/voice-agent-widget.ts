@@ -71,7 +71,7 @@ import { sharedStyles } from './styles.js';
  * @csspart star-button - each of the five star buttons of the end-of-call rating (named `1/5` … `5/5`)
  * @csspart back-button - the rating sheet's comment step: back to the stars (`go_back`)
  * @csspart submit-button - the rating sheet's comment step: send the rating and comment (`submit`)
- * @csspart rating - the like and dislike buttons under an agent message (`feedback_mode: during`)
+ * @csspart rating - the like and dislike buttons right after an agent message, under its bubble (`feedback_mode: during`)
  * @csspart like-button - the like button under an agent message (named by the `like` label)
  * @csspart dislike-button - the dislike button under an agent message (named by the `dislike` label)
  *

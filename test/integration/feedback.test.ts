@@ -27,7 +27,9 @@ describe('feedback during the conversation (feedback_mode: during)', () => {
     const el = await mountWidget('agent_text_only');
     const id = await startedConversation(el, 'hello', 'You said: hello');
     const reply = $$(el, '.message.agent').find((m) => m.textContent!.includes('You said: hello'))!;
-    const [like, dislike] = [...reply.querySelectorAll<HTMLButtonElement>('[part~="rating"] button')];
+    const rating = reply.nextElementSibling!;
+    expect(rating.getAttribute('part'), 'the rating right after the reply').to.equal('rating');
+    const [like, dislike] = [...rating.querySelectorAll<HTMLButtonElement>('button')];
     expect(like!.getAttribute('aria-pressed')).to.equal('false');
     await expect(el).to.be.accessible();
     like!.click();

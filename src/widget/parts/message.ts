@@ -7,7 +7,7 @@ import type { NoticeKind, TranscriptEntry } from '../controllers/conversation.js
 import { codeActions } from './code-actions.js';
 import { messageRating, type MessageScore } from './message-rating.js';
 
-/** The rendered markdown of one owner: its `.md` element, kept rendered, and the labels and copy of its code actions. */
+/** The rendered markdown of one owner: its bubble, kept rendered, and the labels and copy of its code actions. */
 interface Rendered {
   readonly markdown: IncrementalMarkdown;
   texts: Labels;
@@ -15,8 +15,9 @@ interface Rendered {
 }
 
 /**
- * The rendered markdown of each owner under one link policy: one `.md` element per entry, which Lit moves into whichever
- * part shows it (the panel closed and opened again, the element re-added). A finished message is parsed once; a
+ * The rendered markdown of each owner under one link policy: one bubble element per entry (the agent message itself,
+ * its blocks its children), which Lit moves into whichever part shows it (the panel closed and opened again, the
+ * element re-added). A finished message is parsed once; a
  * streaming one re-renders only its last, growing block per delta (IncrementalMarkdown). A new policy (the
  * configuration changed) has a cache of its own.
  */
@@ -32,19 +33,23 @@ export interface AgentContentOptions {
   texts: Labels;
   /** Copies a code block's code (a code action). */
   onCopyCode: (code: string) => void;
+  /** The bubble's class beside `message agent md` (`greeting`), and whether its text is still streaming (`aria-busy`). */
+  extraClass?: string;
+  streaming?: boolean;
 }
 
 /**
- * Agent markdown through the one pipeline (marked → DOMPurify → link policy), with code actions under each code block:
- * the owner's `.md` element, updated in place to show `text`.
+ * An agent message (`part="message agent-message"`): agent markdown through the one pipeline (marked → DOMPurify → link
+ * policy), with code actions under each code block, in the owner's bubble element, updated in place to show `text`.
+ * The bubble holds the markdown's blocks directly (a plain reply is the bubble and its paragraph), so its attributes are
+ * set here, not by a template.
  */
-export function agentContent({ owner, text, linkPolicy, texts, onCopyCode }: AgentContentOptions): HTMLElement {
+export function agentContent({ owner, text, linkPolicy, texts, onCopyCode, extraClass = '', streaming = false }: AgentContentOptions): HTMLElement {
   let cache = rendered.get(linkPolicy);
   if (!cache) rendered.set(linkPolicy, (cache = new WeakMap()));
   let view = cache.get(owner);
   if (!view) {
     const node = document.createElement('div');
-    node.className = 'md';
     const onCopy = (code: string): void => made.onCopyCode(code);
     const made: Rendered = {
       texts,
@@ -56,7 +61,12 @@ export function agentContent({ owner, text, linkPolicy, texts, onCopyCode }: Age
   view.texts = texts;
   view.onCopyCode = onCopyCode;
   view.markdown.update(text);
-  return view.markdown.container;
+  const bubble = view.markdown.container;
+  bubble.className = `message agent md ${extraClass}`.trim();
+  bubble.setAttribute('part', 'message agent-message');
+  bubble.dir = 'auto';
+  bubble.setAttribute('aria-busy', String(streaming));
+  return bubble;
 }
 
 /** Options of `message`. */
@@ -75,7 +85,8 @@ export interface MessageOptions {
 }
 
 /**
- * One transcript line: an agent message (`part="message agent-message"`, markdown, `aria-busy` while it streams),
+ * One transcript line: an agent message (`part="message agent-message"`, markdown, `aria-busy` while it streams; its
+ * like and dislike follow it, `part="rating"`, while they are offered),
  * a visitor's message (`part="message user-message"`, text; when it did not reach the agent, marked and followed by a
  * `send_again` button, `part="resend-button"`), a notice of how the
  * conversation ended (`part="notice"`) or a client tool's status (`part="notice tool-status"`).
@@ -89,10 +100,8 @@ export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend,
       </div>
       ${entry.delivery === 'unsent' ? html`<button part="button resend-button" class="link resend" type="button" @click=${() => onResend(entry)}>${texts.send_again}</button>` : nothing}`;
   }
-  return html`<div part="message agent-message" class="message agent" dir="auto" aria-busy=${entry.streaming ? 'true' : 'false'}>
-    ${agentContent({ owner: entry, text: stripTags ? stripAudioTags(entry.text) : entry.text, linkPolicy, texts, onCopyCode })}
-    ${onRate && entry.eventId !== null && !entry.streaming ? messageRating({ entry, texts, onRate }) : nothing}
-  </div>`;
+  return html`${agentContent({ owner: entry, text: stripTags ? stripAudioTags(entry.text) : entry.text, linkPolicy, texts, onCopyCode, streaming: entry.streaming })}${
+    onRate && entry.eventId !== null && !entry.streaming ? messageRating({ entry, texts, onRate }) : nothing}`;
 }
 
 /** The label of each notice kind (a transcript notice, or a voice failure's alert). */
@@ -170,5 +179,10 @@ export const messageStyles = css`
   .resend {
     align-self: flex-end;
     font-size: 12px;
+  }
+  /* An agent message's like and dislike, right under it (the lines' gap is 10 px). */
+  .rating {
+    align-self: flex-start;
+    margin: -6px 0 0 8px;
   }
 `;

@@ -44,9 +44,9 @@ export function transcript(options: TranscriptOptions): TemplateResult {
   return html`<div part="transcript" class="transcript" role="log" aria-label=${texts.transcript} tabindex="0" @scroll=${onScroll} ${elementRef(options.transcriptRef)}>
     <div class="lines">
       ${greeting
-        ? html`<div part="message agent-message" class="message agent greeting" dir="auto">${agentContent({
-            owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts, onCopyCode,
-          })}</div>`
+        ? agentContent({
+            owner: greeting.owner, text: stripTags ? stripAudioTags(greeting.text) : greeting.text, linkPolicy, texts, onCopyCode, extraClass: 'greeting',
+          })
         : nothing}
       ${transcriptLines(options)}
     </div>

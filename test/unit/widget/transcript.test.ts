@@ -103,7 +103,7 @@ describe('transcript part', () => {
     render(transcript(options(entries, texts)), container);
     const agentLines = [...container.querySelectorAll('.message.agent')];
     const ratedLine = agentLines[entries.filter((e) => e.role === 'agent').indexOf(rated)]!;
-    expect(ratedLine.querySelector('[part~="dislike-button"]')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(ratedLine.nextElementSibling!.querySelector('[part~="dislike-button"]')!.getAttribute('aria-pressed'), 'its rating, right after it').to.equal('true');
     expect(container.querySelector('[part~="tool-status"]')!.textContent).to.equal(texts.agent_error);
     expect(container.querySelector('.message.unsent'), 'no unsent message left').to.equal(null);
     expect(container.querySelector('[part~="resend-button"]')).to.equal(null);
