@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import * as puppeteer from 'puppeteer-core';
 import { chromiumPath } from '../scripts/chromium.mjs';
-import { chosenEngines, firefoxPath, firefoxPrefs, miniBrowserArgs, miniBrowserPath, startEngineServices } from '../scripts/engines.mjs';
+import { chosenEngines, firefoxPath, firefoxPrefs, startEngineServices, webkitSession } from '../scripts/engines.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, module: { type: 'string', default: 'src/markdown/render.ts' } } });
 const RUNS = Number(values.runs);
@@ -44,46 +44,30 @@ const server = createServer((req, res) =>
 await new Promise((resolve) => server.once('listening', resolve));
 const url = `http://127.0.0.1:${server.address().port}/`;
 
+/** Opens the page in a Playwright or Puppeteer browser (the same calls in both), evaluates `measure`, closes it. */
+async function inPage(browser) {
+  try {
+    const page = await browser.newPage();
+    await page.goto(url);
+    return await page.evaluate(measure);
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Each engine: opens the page, evaluates `measure`, closes. */
 const runners = {
-  async chromium() {
-    const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
-    try {
-      const page = await browser.newPage();
-      await page.goto(url);
-      return await page.evaluate(measure);
-    } finally {
-      await browser.close();
-    }
-  },
-  async firefox(services) {
-    const browser = await puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath, headless: true, extraPrefsFirefox: firefoxPrefs, env: services.env });
-    try {
-      const page = await browser.newPage();
-      await page.goto(url);
-      return await page.evaluate(measure);
-    } finally {
-      await browser.close();
-    }
-  },
+  chromium: async () => inPage(await chromium.launch({ executablePath: chromiumPath, headless: true })),
+  firefox: async (services) =>
+    inPage(await puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath, headless: true, extraPrefsFirefox: firefoxPrefs, env: services.env })),
   async webkit(services) {
-    const base = `http://127.0.0.1:${services.webkitDriverPort}`;
-    const call = async (method, route, body) => {
-      const res = await fetch(base + route, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-      const json = await res.json();
-      if (!res.ok) throw new Error(`WebDriver ${route}: ${JSON.stringify(json.value)}`);
-      return json.value;
-    };
-    const { sessionId } = await call('POST', '/session', {
-      capabilities: { alwaysMatch: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowserPath, args: miniBrowserArgs } } },
-    });
-    const session = `/session/${sessionId}`;
+    const { call, close } = await webkitSession(services.webkitDriverPort);
     try {
-      await call('POST', `${session}/timeouts`, { script: 3_600_000 });
-      await call('POST', `${session}/url`, { url });
-      return await call('POST', `${session}/execute/sync`, { script: `return ${measure}`, args: [] });
+      await call('POST', '/timeouts', { script: 3_600_000 });
+      await call('POST', '/url', { url });
+      return await call('POST', '/execute/sync', { script: `return ${measure}`, args: [] });
     } finally {
-      await call('DELETE', session);
+      await close();
     }
   },
 };

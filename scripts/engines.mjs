@@ -182,3 +182,24 @@ export async function startEngineServices(engines) {
     throw error;
   }
 }
+
+/**
+ * A MiniBrowser session over WebKitWebDriver's plain W3C WebDriver (for tools that drive WebKit outside the test
+ * runner: the screenshots, the benchmarks). `call(method, route, body)` sends one command to the session (a route
+ * such as `/url`) and resolves to its `value`; `close()` ends the session.
+ * @param {number} port the driver's port (`startEngineServices(…).webkitDriverPort`)
+ * @throws Error (rejects) when the driver refuses a command
+ */
+export async function webkitSession(port) {
+  const send = async (method, route, body) => {
+    const res = await fetch(`http://127.0.0.1:${port}${route}`, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`WebDriver ${route}: ${JSON.stringify(json.value)}`);
+    return json.value;
+  };
+  const { sessionId } = await send('POST', '/session', {
+    capabilities: { alwaysMatch: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowserPath, args: miniBrowserArgs } } },
+  });
+  const session = `/session/${sessionId}`;
+  return { call: (method, route, body) => send(method, `${session}${route}`, body), close: () => send('DELETE', session) };
+}

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import * as puppeteer from 'puppeteer-core';
 import { startDemo } from '../../demo/serve.mjs';
 import { chromiumArgsWithFakeMicrophone, chromiumPath } from '../../scripts/chromium.mjs';
-import { chosenEngines, firefoxPath, firefoxPrefs, miniBrowserArgs, miniBrowserPath, startEngineServices } from '../../scripts/engines.mjs';
+import { chosenEngines, firefoxPath, firefoxPrefs, startEngineServices, webkitSession } from '../../scripts/engines.mjs';
 
 const OUT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../screenshots/engines');
 const VIEWPORT = { width: 1024, height: 768 };
@@ -70,27 +70,17 @@ const drivers = {
     return pageDriver(browser, page);
   },
   async webkit(services) {
-    const base = `http://127.0.0.1:${services.webkitDriverPort}`;
-    const call = async (method, route, body) => {
-      const res = await fetch(base + route, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-      const json = await res.json();
-      if (!res.ok) throw new Error(`WebDriver ${route}: ${JSON.stringify(json.value)}`);
-      return json.value;
-    };
-    const { sessionId } = await call('POST', '/session', {
-      capabilities: { alwaysMatch: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowserPath, args: miniBrowserArgs } } },
-    });
-    const session = `/session/${sessionId}`;
-    await call('POST', `${session}/window/rect`, { ...VIEWPORT, x: 0, y: 0 });
+    const { call, close } = await webkitSession(services.webkitDriverPort);
+    await call('POST', '/window/rect', { ...VIEWPORT, x: 0, y: 0 });
     return {
       async shoot(url, act) {
-        await call('POST', `${session}/url`, { url });
-        await call('POST', `${session}/execute/async`, { script: `${actSource(act)}.then(() => arguments[0](), (e) => arguments[0](String(e)))`, args: [] }).then((error) => {
+        await call('POST', '/url', { url });
+        await call('POST', '/execute/async', { script: `${actSource(act)}.then(() => arguments[0](), (e) => arguments[0](String(e)))`, args: [] }).then((error) => {
           if (error) throw new Error(error);
         });
-        return Buffer.from(await call('GET', `${session}/screenshot`), 'base64');
+        return Buffer.from(await call('GET', '/screenshot'), 'base64');
       },
-      close: () => call('DELETE', session),
+      close,
     };
   },
 };
