@@ -1,6 +1,6 @@
 // Writes the AudioWorklets beside the script-tag bundle, as files a page with a strict CSP can load (no `blob:`):
 // dist/voice-agent-capture-worklet.js and dist/voice-agent-playback-worklet.js (WORKLET_FILES in
-// src/audio/worklet-files.ts). Their text is the same source the bundle holds (`captureWorkletSource`,
+// src/audio/worklets.ts; their text by name: WORKLET_SOURCES in src/audio/worklet-files.ts). Their text is the same source the bundle holds (`captureWorkletSource`,
 // `playbackWorkletSource`, built from src/audio with the bundle's minifier). Run by scripts/build.mjs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { build } from 'vite';

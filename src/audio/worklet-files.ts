@@ -7,8 +7,6 @@ import { captureWorkletSource } from './capture-worklet.js';
 import { playbackWorkletSource } from './playback-worklet.js';
 import { WORKLET_FILES } from './worklets.js';
 
-export { WORKLET_FILES };
-
 /** Each file's text: `captureWorkletSource` and `playbackWorkletSource`, as the build minified them. */
 export const WORKLET_SOURCES: Record<string, string> = {
   [WORKLET_FILES.capture]: captureWorkletSource,
