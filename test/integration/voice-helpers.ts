@@ -88,7 +88,7 @@ export const statusText = (el: VoiceAgentWidget): string => part(el, 'status')?.
 
 /** One thing the socket carried, or one chunk of agent audio handed to the playback worklet, in order. */
 export type CallEvent =
-  | { kind: 'sent'; frame: Record<string, unknown> }
+  | { kind: 'sent'; frame: Record<string, unknown>; at: number }
   | { kind: 'received'; frame: Record<string, any> }
   | { kind: 'played'; eventId: number | null };
 
@@ -164,7 +164,7 @@ export function watchCall(win: typeof window = window) {
     }
   };
   native.WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-    events.push({ kind: 'sent', frame: JSON.parse(String(data)) });
+    events.push({ kind: 'sent', frame: JSON.parse(String(data)), at: performance.now() });
     return native.send.call(this, data);
   };
   win.MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, ...rest: unknown[]) {
@@ -207,6 +207,30 @@ export function watchCall(win: typeof window = window) {
     /** The bytes of every `user_audio_chunk` sent, in order. */
     chunks: (): Uint8Array[] =>
       sent().flatMap((f) => (typeof f.user_audio_chunk === 'string' ? [Uint8Array.from(atob(f.user_audio_chunk), (c) => c.charCodeAt(0))] : [])),
+    /**
+     * The microphone's clock against the page's, from the `user_audio_chunk`s sent (`bytesPerSecond` of the announced
+     * format), the first `skip` seconds of audio left out. A chunk can be sent late (an engine's capture or the page
+     * stalls, then a burst catches up) but never early, so in each half of the time each chunk's lateness is taken
+     * as its wall time less its audio time, and the least late chunk of each half gives the rate between them.
+     * @returns `wall`: seconds from the first chunk counted to the last; `rate`: seconds of audio per wall-clock
+     *   second (1 at the announced rate), 0 before two chunks are counted
+     */
+    audioClock(bytesPerSecond: number, skip = 1): { wall: number; rate: number } {
+      const points: { wall: number; audio: number }[] = [];
+      let audio = 0;
+      for (const e of events) {
+        if (e.kind !== 'sent' || typeof e.frame.user_audio_chunk !== 'string') continue;
+        audio += atob(e.frame.user_audio_chunk).length / bytesPerSecond;
+        if (audio > skip) points.push({ wall: e.at / 1000, audio });
+      }
+      if (points.length < 2) return { wall: 0, rate: 0 };
+      const wall = points[points.length - 1].wall - points[0].wall;
+      const middle = points[0].wall + wall / 2;
+      const leastLate = (half: typeof points) => half.reduce((best, p) => (p.wall - p.audio < best.wall - best.audio ? p : best));
+      const early = leastLate(points.filter((p) => p.wall < middle));
+      const late = leastLate(points.filter((p) => p.wall >= middle));
+      return { wall, rate: (late.audio - early.audio) / (late.wall - early.wall) };
+    },
     /** Every microphone track of the call(s). */
     tracks,
     /** Hands `frame` to the page as if the service had sent it on the latest socket (a frame a real service may send). */
