@@ -19,7 +19,8 @@
 // a mid-range phone as in Lighthouse's mobile preset).
 //
 // Options: --agent ID (agent_demo_support) · --seconds N (12) · --conditions none,cpu4x · --dist DIR (dist) ·
-// --runs N (3; the median run of each window is printed) · --trace-dir DIR (keeps the traces).
+// --runs N (3; the median run of each window is printed) · --trace-dir DIR (keeps the traces) · --reduced-motion (the
+// page emulates prefers-reduced-motion: reduce, so no level is drawn: what the rest of the call costs).
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,7 @@ const { values: options } = parseArgs({
     dist: { type: 'string', default: 'dist' },
     runs: { type: 'string', default: '3' },
     'trace-dir': { type: 'string' },
+    'reduced-motion': { type: 'boolean', default: false },
   },
 });
 const CALL_MS = Number(options.seconds) * 1000;
@@ -83,6 +85,7 @@ const perSecond = (sum, ms) => Object.fromEntries(KEYS.map((k) => [k, ms > 0 ? (
 
 /** Opens `url`, presses the launcher, and waits until the panel offers a call and the conversation chunk settled. */
 async function openPanel(tab, url) {
+  if (options['reduced-motion']) await tab.emulateMedia({ reducedMotion: 'reduce' });
   await tab.goto(url);
   const widget = tab.locator('voice-agent-widget');
   await widget.locator('.launcher:not([disabled])').waitFor({ timeout: 15000 });

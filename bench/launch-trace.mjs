@@ -104,7 +104,7 @@ function intervalsOf(events, pid, tid) {
 
 /**
  * The main thread's work in [from, to] (trace µs) on thread (pid, tid), in ms: `byGroup` (self times by Lighthouse
- * group), `scripting` (evaluation + parse/compile without the harness), `harnessScripting` (that of URLs `isHarness`
+ * group), `byName` (self times by event name, largest first), `scripting` (evaluation + parse/compile without the harness), `harnessScripting` (that of URLs `isHarness`
  * matches), `total` (the top-level events, clipped), `scriptingByUrl`, and `scriptingInclusive` (the other way of
  * counting: the whole duration of each outermost scripting event, style and layout forced from JS included).
  * @param {object[]} events @param {{pid: number, tid: number, from: number, to: number, isHarness?: (url: string) => boolean}} options
@@ -115,6 +115,7 @@ export function mainThreadWork(events, { pid, tid, from, to, isHarness = () => f
     .sort((a, b) => a.start - b.start || b.end - a.end);
   const clip = (i) => Math.max(0, Math.min(i.end, to) - Math.max(i.start, from));
   const byGroup = {};
+  const byName = {};
   const scriptingByUrl = {};
   let total = 0;
   let harnessScripting = 0;
@@ -123,6 +124,7 @@ export function mainThreadWork(events, { pid, tid, from, to, isHarness = () => f
   const stack = [];
   const close = (node) => {
     byGroup[node.group] = (byGroup[node.group] ?? 0) + node.self;
+    byName[node.name] = (byName[node.name] ?? 0) + node.self;
     if (SCRIPTING_GROUPS.includes(node.group)) {
       if (isHarness(node.url)) harnessScripting += node.self;
       else scriptingByUrl[node.url || '(no url)'] = (scriptingByUrl[node.url || '(no url)'] ?? 0) + node.self;
@@ -132,7 +134,7 @@ export function mainThreadWork(events, { pid, tid, from, to, isHarness = () => f
     while (stack.length && stack.at(-1).end <= i.start) close(stack.pop());
     const parent = stack.at(-1);
     const end = parent ? Math.min(i.end, parent.end) : i.end; // a child never outlasts its parent
-    const node = { end, group: GROUP_OF.get(i.name) ?? parent?.group ?? 'other', url: i.url || parent?.url || '', self: 0 };
+    const node = { end, name: i.name, group: GROUP_OF.get(i.name) ?? parent?.group ?? 'other', url: i.url || parent?.url || '', self: 0 };
     const d = clip({ start: i.start, end });
     if (SCRIPTING_GROUPS.includes(node.group) && !SCRIPTING_GROUPS.includes(parent?.group) && !isHarness(node.url)) scriptingInclusive += d;
     node.self = d;
@@ -149,6 +151,7 @@ export function mainThreadWork(events, { pid, tid, from, to, isHarness = () => f
     scriptingInclusive: ms(scriptingInclusive),
     total: ms(total),
     byGroup: Object.fromEntries(Object.entries(byGroup).map(([k, v]) => [k, ms(v)])),
+    byName: Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, ms(v)]).sort((a, b) => b[1] - a[1])),
     scriptingByUrl: Object.fromEntries(Object.entries(scriptingByUrl).map(([k, v]) => [k, ms(v)]).sort((a, b) => b[1] - a[1])),
   };
 }
