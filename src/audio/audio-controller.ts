@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { CallWorker } from './call-thread.js';
 import type { CaptureProcessorOptions } from './capture-worklet.js';
 import { watchDevices } from './devices.js';
 import { microphoneErrorKind, requestMicrophone } from './microphone.js';
@@ -51,6 +52,12 @@ export interface AudioStartOptions {
   /** Overrides of the microphone constraints (default: echo cancellation, noise suppression and auto gain on). */
   constraints?: MediaTrackConstraints;
   /**
+   * The call worker that owns the conversation's socket (call-thread.ts): the capture worklet's chunks go to it and it
+   * plays the agent's audio, so `onChunk` is not called and the microphone's levels are not reported here; `play()`
+   * plays only audio that reached the page (an empty `audio_base_64`: played in the worker).
+   */
+  worker?: CallWorker;
+  /**
    * A microphone stream already granted (`requestMicrophone()` with no overrides), used instead of asking again;
    * from then on the controller owns it and stops its tracks with the rest.
    */
@@ -78,6 +85,7 @@ interface Run {
   out?: AudioWorkletNode;
   audio?: HTMLAudioElement;
   decode?: (bytes: Uint8Array) => Float32Array;
+  worker?: CallWorker;
   waiting: [string, number][];
   off: (() => void)[];
 }
@@ -210,6 +218,15 @@ export class AudioController implements ReactiveController {
           this.#levels();
         }
       };
+      if (options.worker) {
+        // The chunks go to the worker; the agent's audio comes from it, and the playback levels go there.
+        const capture = new MessageChannel();
+        const playback = new MessageChannel();
+        cap.port.postMessage({ port: capture.port1 }, [capture.port1]);
+        out.port.postMessage({ port: playback.port1 }, [playback.port1]);
+        options.worker.attachAudio(capture.port2, playback.port2, output.sampleRate, ctx.sampleRate, output.encoding === 'ulaw');
+        r.worker = options.worker;
+      }
       const destination = prepared?.destination ?? ctx.createMediaStreamDestination();
       out.connect(destination);
       const audio = (r.audio = prepared?.audio ?? options.output ?? new Audio());
@@ -254,12 +271,15 @@ export class AudioController implements ReactiveController {
   /**
    * Queues one `audio` event's `audio_base_64` (in `outputFormat`) for playback. Dropped when `eventId` is at or
    * below the last interruption (PROTOCOL.md section 3). Audio played while `start()` is still under way waits for it.
+   * With a call worker, the empty `audio_base_64` of an event it played is taken as played.
    * @returns false when dropped (also when not started, or `base64` is not base64)
    */
   play(base64: string, eventId: number): boolean {
     const run = this.#run;
     if (!run || eventId <= this.#interrupted) return false;
     if (!run.out) return run.waiting.push([base64, eventId]) > 0;
+    // Played in the call worker already.
+    if (!base64 && run.worker) return true;
     let bytes: Uint8Array;
     try {
       bytes = base64ToBytes(base64);
@@ -276,6 +296,7 @@ export class AudioController implements ReactiveController {
     this.#interrupted = Math.max(this.#interrupted, eventId);
     if (this.#run) this.#run.waiting = [];
     this.#run?.out?.port.postMessage('clear');
+    this.#run?.worker?.interrupt(eventId);
   }
 
   /** Mutes the microphone: chunks keep coming, as silence of the same size. Holds across `start()`. */

@@ -9,6 +9,7 @@
  *   `pcm` an `Int16Array` of 16-bit PCM (the platform's byte order: little-endian in every browser), or a
  *   `Uint8Array` of G.711 μ-law bytes when `processorOptions.ulaw`; `level` the chunk's RMS (0..1, of its 16-bit
  *   samples); `t` the context time (s) of the render quantum that completed the chunk.
+ * - `{port}` on the node's port (a `MessagePort`, the call worker's): the chunks go there from then on.
  * - `{mute: boolean}` on the port: while muted, each chunk is silence (PCM 0, μ-law 0xFF) of the same size and
  *   cadence, with level 0, so the service's turn-taking keeps its clock. `processorOptions.mute` sets the start state.
  *
@@ -46,6 +47,8 @@ function registerCaptureProcessor(): void {
     /** The chunk being filled (20 ms at the target rate), up to `filled`. */
     private chunk: Float32Array;
     private filled = 0;
+    /** Where chunks go: the node's port, or the port a `{port}` message gave (the call worker). */
+    private out: MessagePort;
     /** A render quantum mixed down to mono (Float64, as the mean of the channels comes out). */
     private mono = new Float64Array(0);
     /** A render quantum resampled. */
@@ -58,7 +61,11 @@ function registerCaptureProcessor(): void {
       this.muted = !!options.mute;
       this.resampler = { step: sampleRate / options.rate, t: 0, last: 0 };
       this.chunk = new Float32Array(Math.round(options.rate / 50));
-      this.port.onmessage = ({ data }) => (this.muted = data.mute);
+      this.out = this.port;
+      this.port.onmessage = ({ data }) => {
+        if (data.port) this.out = data.port;
+        else this.muted = data.mute;
+      };
     }
 
     process([channels]: Float32Array[][]): boolean {
@@ -95,7 +102,7 @@ function registerCaptureProcessor(): void {
       }
       const bytes = this.ulaw ? Uint8Array.from(pcm, encodeUlaw) : pcm;
       this.filled = 0;
-      this.port.postMessage({ pcm: bytes, level: Math.sqrt(sum / pcm.length) / 32768, t: currentTime }, [bytes.buffer]);
+      this.out.postMessage({ pcm: bytes, level: Math.sqrt(sum / pcm.length) / 32768, t: currentTime }, [bytes.buffer]);
     }
   }
   registerProcessor('capture', CaptureProcessor);

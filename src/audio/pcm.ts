@@ -2,9 +2,9 @@
  * Pure conversions for the audio of PROTOCOL.md section 3: formats, Float32 ↔ 16-bit PCM, G.711 μ-law, base64,
  * and a linear resampler. No browser audio API is touched here.
  *
- * `floatToInt16`, `encodeUlaw` and `resampleLinear` run in the capture worklet too: capture-worklet.ts sends their
- * source text (`String(fn)`) into the worklet's scope, so they are function declarations that use nothing from
- * outside themselves but each other.
+ * `floatToInt16`, `encodeUlaw` and `resampleLinear` run in the capture worklet too, and the base64, decoding and
+ * resampling functions in the call worker: capture-worklet.ts and call-worker.ts send their source text (`String(fn)`)
+ * into that scope, so they are function declarations that use nothing from outside themselves but each other.
  */
 
 /** The sample encoding of a format: 16-bit little-endian PCM, or 8-bit G.711 μ-law. */

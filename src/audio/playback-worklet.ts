@@ -17,6 +17,8 @@
  * - Posts `{state: 'playing' | 'drained', t}` when it starts giving out samples or has run dry (or is cleared); `t`
  *   is the context time (s): of the first sample out for `playing`, of the end of the last one for `drained`.
  * - Posts `{level}` (RMS, 0..1) about every 20 ms while there is sound, and once 0 after it.
+ * - `{port}` (a `MessagePort`, the call worker's): `{samples}` and `'clear'` are taken from it too, and the levels go
+ *   there instead of the node's port; the states stay on the node's port.
  */
 
 /** Options of the `playback` processor (`processorOptions`), in ms. */
@@ -57,17 +59,26 @@ function registerPlaybackProcessor(): void {
     private squares = 0;
     private counted = 0;
     private level = 0;
+    /** Where levels go: the node's port, or the port a `{port}` message gave (the call worker). */
+    private levels: MessagePort;
 
     constructor(options?: { processorOptions?: { prebufferMs?: number; hangoverMs?: number } }) {
       super();
       const { prebufferMs = 0, hangoverMs = 0 } = options?.processorOptions ?? {};
       this.prebuffer = Math.round((prebufferMs / 1000) * sampleRate);
       this.hangover = Math.round((hangoverMs / 1000) * sampleRate);
-      this.port.onmessage = ({ data }) => {
+      const receive = ({ data }: MessageEvent): void => {
+        if (data.port) {
+          this.levels = data.port;
+          data.port.onmessage = receive;
+          return;
+        }
         if (data === 'clear') this.fading = this.queue.length ? Math.round((FADE_MS / 1000) * sampleRate) : 0;
         else this.queue.push(data.samples);
         if (data === 'clear' && !this.fading) this.empty();
       };
+      this.port.onmessage = receive;
+      this.levels = this.port;
     }
 
     /** Drops everything queued; the turn is over now. */
@@ -117,7 +128,7 @@ function registerPlaybackProcessor(): void {
       for (const sample of output) this.squares += sample * sample;
       if ((this.counted += n) >= sampleRate / 50) {
         const level = Math.sqrt(this.squares / this.counted);
-        if (level || this.level) this.port.postMessage({ level });
+        if (level || this.level) this.levels.postMessage({ level });
         this.level = level;
         this.squares = this.counted = 0;
       }

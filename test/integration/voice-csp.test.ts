@@ -18,9 +18,11 @@ const SOCKET = SERVICE.replace(/^http/, 'ws');
 /**
  * The least policy under which a voice call works, as measured here: the service's origin for the script and its
  * worklets (the script's own URL alone is not enough), its http and ws origins to connect; nothing for styles, media
- * or workers.
+ * or workers. The call worker (a Blob URL) is refused then (one violation), and the call runs on the page's main thread.
  */
 const STRICT = `default-src 'none'; script-src ${SERVICE}; connect-src ${SERVICE} ${SOCKET}`;
+/** The violation a page reports when its policy refuses the call worker's Blob URL (`worker-src`, else `script-src`). */
+const WORKER_REFUSED = 'worker-src blob';
 
 /** Opens the strict page under `policy`, waits for its widget to settle, and watches the frame's calls and CSP violations. */
 async function strictPage(policy: string) {
@@ -46,7 +48,9 @@ describe('a voice call under a strict CSP', () => {
       { url: beside('voice-agent-capture-worklet.js'), loaded: true },
       { url: beside('voice-agent-playback-worklet.js'), loaded: true },
     ]);
-    expect(watch.blobUrls).to.deep.equal([]);
+    // The one Blob URL is the call worker's (this page allows it).
+    expect(watch.workers).to.have.length(1);
+    expect(watch.blobUrls).to.deep.equal([watch.workers[0].url]);
   });
 
   it(`reaches listening and speaking on a page whose only sources are the service's: ${STRICT}`, async function () {
@@ -60,7 +64,27 @@ describe('a voice call under a strict CSP', () => {
         { url: `${SERVICE}/voice-agent-capture-worklet.js`, loaded: true },
         { url: `${SERVICE}/voice-agent-playback-worklet.js`, loaded: true },
       ]);
-      expect(page.watch.blobUrls).to.deep.equal([]);
+      // The call worker refused (its Blob URL made and revoked), the call runs on the page's main thread.
+      expect(page.violations).to.deep.equal([WORKER_REFUSED]);
+      expect(page.watch.workers).to.have.length(1);
+      expect(page.watch.blobUrls).to.deep.equal([page.watch.workers[0].url]);
+      expect(page.watch.sockets.every((s) => s instanceof page.win.WebSocket), 'the socket is the page\'s own').to.equal(true);
+      await endCall(page.el);
+      await page.watch.released();
+    } finally {
+      page.watch.restore();
+    }
+  });
+
+  it(`with worker-src blob: added, runs the call in the call worker, with no violation`, async function () {
+    this.timeout(20000);
+    const page = await strictPage(`${STRICT}; worker-src blob:`);
+    try {
+      await startCall(page.el);
+      await until(() => page.watch.chunks().length > 10, 'the call worker streams the microphone');
+      await until(() => statusText(page.el) === LABEL.speaking, 'the agent is heard', 15000);
+      expect(page.watch.sockets).to.deep.equal(page.watch.workers);
+      expect(page.watch.events.some((e) => e.kind === 'played'), 'the worker played the agent').to.equal(true);
       expect(page.violations).to.deep.equal([]);
       await endCall(page.el);
       await page.watch.released();
@@ -83,7 +107,7 @@ describe('a voice call under a strict CSP', () => {
       }, page.win.console);
       // Firefox reports the violation a moment after it refuses the socket.
       await until(() => page.violations.length, 'the violation reported', 3000);
-      expect(page.violations).to.deep.equal([blocked]);
+      expect(page.violations).to.deep.equal([WORKER_REFUSED, blocked]);
       expect(errors).to.have.length(1);
       expect(errors[0], 'the console names the cause').to.include("Content-Security-Policy connect-src");
       expect(statusText(page.el)).to.equal('');

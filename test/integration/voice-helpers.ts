@@ -86,11 +86,18 @@ export const part = <T extends HTMLElement = HTMLElement>(el: VoiceAgentWidget, 
 /** The status line's text (`role="status"`, shown or visually hidden). */
 export const statusText = (el: VoiceAgentWidget): string => part(el, 'status')?.textContent?.trim() ?? '';
 
-/** One thing the socket carried, or one chunk of agent audio handed to the playback worklet, in order. */
+/**
+ * One thing the socket carried, one chunk of agent audio handed to the playback worklet, or one level a call worker
+ * drew (the microphone's and the agent's, 0..1, of which the ring shows the larger), in order.
+ */
 export type CallEvent =
   | { kind: 'sent'; frame: Record<string, unknown>; at: number }
   | { kind: 'received'; frame: Record<string, any> }
-  | { kind: 'played'; eventId: number | null };
+  | { kind: 'played'; eventId: number | null }
+  | { kind: 'drawn'; levels: [mic: number, agent: number] };
+
+/** A call worker as the watch sees it: the URL it was made from, and its socket's state. */
+export type WatchedWorker = Worker & { url: string; readyState: number };
 
 /** How the watch answers getUserMedia: `real()` is the fake microphone; a test may refuse or hold it instead. */
 export type GetUserMedia = (real: () => Promise<MediaStream>) => Promise<MediaStream>;
@@ -108,7 +115,9 @@ export function watchCall(win: typeof window = window) {
   const worklets: { url: string; loaded: boolean }[] = [];
   const streams: MediaStream[] = [];
   const contexts: AudioContext[] = [];
-  const sockets: WebSocket[] = [];
+  /** The page's own sockets, and the call workers (call-thread.ts), each standing for the socket it holds. */
+  const sockets: (WebSocket | WatchedWorker)[] = [];
+  const workers: WatchedWorker[] = [];
   const blobUrls: string[] = [];
   const events: CallEvent[] = [];
   /** The `event_id` of the `audio` frame the page is handling now (the widget plays it synchronously). */
@@ -118,6 +127,7 @@ export function watchCall(win: typeof window = window) {
     getUserMedia: win.MediaDevices.prototype.getUserMedia,
     AudioContext: win.AudioContext,
     WebSocket: win.WebSocket,
+    Worker: win.Worker,
     send: win.WebSocket.prototype.send,
     postMessage: win.MessagePort.prototype.postMessage,
     createObjectURL: win.URL.createObjectURL,
@@ -163,6 +173,33 @@ export function watchCall(win: typeof window = window) {
       this.addEventListener('message', (event) => record(event.data));
     }
   };
+  // A call worker holds the socket: it is asked for copies of what goes through it (`{watch: true}`, before the
+  // widget's first command), which are recorded here; it stands for its socket in `sockets` (`readyState`).
+  win.Worker = class extends native.Worker {
+    readyState: number = WebSocket.CONNECTING;
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      const worker = this as unknown as WatchedWorker;
+      workers.push(worker);
+      worker.url = String(url);
+      this.postMessage({ watch: true });
+      this.addEventListener('message', ({ data }) => {
+        if ('open' in data && !sockets.includes(worker)) {
+          worker.readyState = WebSocket.OPEN;
+          sockets.push(worker);
+        }
+        if ('refused' in data) sockets.push(worker);
+        if ('refused' in data || ('watched' in data && data.watched[0] === 'closed')) worker.readyState = WebSocket.CLOSED;
+        if (!('watched' in data)) return;
+        const [kind, value, ms] = data.watched;
+        const at = ms - performance.timeOrigin;
+        if (kind === 'sent') events.push({ kind: 'sent', frame: JSON.parse(value), at });
+        else if (kind === 'received') record(value);
+        else if (kind === 'played') events.push({ kind: 'played', eventId: value });
+        else if (kind === 'drawn') events.push({ kind: 'drawn', levels: value });
+      });
+    }
+  } as unknown as typeof Worker;
   native.WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
     events.push({ kind: 'sent', frame: JSON.parse(String(data)), at: performance.now() });
     return native.send.call(this, data);
@@ -200,6 +237,8 @@ export function watchCall(win: typeof window = window) {
     streams,
     contexts,
     sockets,
+    /** The call workers made (call-thread.ts), with the URL each was made from (`url`: a Blob URL). */
+    workers,
     blobUrls,
     events,
     sent,
@@ -235,7 +274,18 @@ export function watchCall(win: typeof window = window) {
     tracks,
     /** Hands `frame` to the page as if the service had sent it on the latest socket (a frame a real service may send). */
     inject(frame: Record<string, unknown>): void {
-      sockets.at(-1)!.dispatchEvent(new win.MessageEvent('message', { data: JSON.stringify(frame) }));
+      const socket = sockets.at(-1)!;
+      const data = JSON.stringify(frame);
+      if (socket instanceof native.WebSocket) socket.dispatchEvent(new win.MessageEvent('message', { data }));
+      else {
+        // As the worker forwards a frame; recorded here, since the worker never saw it.
+        record(data);
+        socket.dispatchEvent(new win.MessageEvent('message', { data: { frame: data } }));
+      }
+    },
+    /** Every socket closed: then every frame a call worker sent has been recorded (its copies come before its close). */
+    async closed(): Promise<void> {
+      await until(() => sockets.every((s) => s.readyState === WebSocket.CLOSED), 'every socket closed', 5000);
     },
     /** Every microphone track ended, every AudioContext closed, every socket closed. */
     async released(): Promise<void> {
@@ -247,6 +297,7 @@ export function watchCall(win: typeof window = window) {
       win.MediaDevices.prototype.getUserMedia = native.getUserMedia;
       win.AudioContext = native.AudioContext;
       win.WebSocket = native.WebSocket;
+      win.Worker = native.Worker;
       native.WebSocket.prototype.send = native.send;
       win.MessagePort.prototype.postMessage = native.postMessage;
       win.URL.createObjectURL = native.createObjectURL;

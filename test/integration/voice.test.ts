@@ -11,7 +11,7 @@ import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import {
   LABEL, callAtThePrompt, closedRecord, conversationRecord, createAgent, endCall, live, openCall, part, startCall, statusText,
-  watchEachCall,
+  watchEachCall, type CallWatch,
 } from './voice-helpers.js';
 
 /** `user_input_audio_format`s (PROTOCOL.md section 3): sample rate (Hz) and bytes per sample. */
@@ -24,8 +24,15 @@ const INPUT_FORMATS: [format: string, rate: number, bytesPerSample: number][] = 
 const heardSeconds = (el: VoiceAgentWidget): number[] =>
   $$(el, '.message.user').flatMap((m) => /^\(speech, (\d+\.\d) s\)$/.exec(m.textContent!.trim())?.slice(1).map(Number) ?? []);
 
-/** The agent's level (0..1) as drawn on the header's avatar (its `.level` frame) while its audio plays. */
-const agentLevel = (el: VoiceAgentWidget): number => Number($(el, '[part~="header"] .level')!.style.getPropertyValue('--_agent-level') || 0);
+/**
+ * The agent's level (0..1) as shown around the header's avatar while its audio plays: drawn by the call worker (the
+ * agent's level of the last ring it drew), else written on its `.level` frame.
+ */
+const agentLevel = (el: VoiceAgentWidget, watch: CallWatch): number => {
+  const drawn = [...watch.events].reverse().find((e) => e.kind === 'drawn');
+  if (drawn?.kind === 'drawn') return drawn.levels[1];
+  return Number($(el, '[part~="header"] .level')!.style.getPropertyValue('--_agent-level') || 0);
+};
 
 /** 100 ms of a 440 Hz tone as 16-bit PCM at 16 kHz, base64: a chunk of agent audio a real service could still have in flight. */
 const TONE_BASE64 = (() => {
@@ -137,6 +144,7 @@ describe('a voice call', () => {
           expect(heardSeconds(el).every((s) => s <= 2.5), `heard ${heardSeconds(el)}`).to.equal(true);
         } else await until(() => heardSeconds(el).length > 0, 'the service heard speech', 15000);
         await endCall(el);
+        await watch.closed();
 
         const chunks = watch.chunks();
         const sizes = new Set(chunks.map((c) => c.length));
@@ -161,7 +169,7 @@ describe('a voice call', () => {
         const { el } = await openCall(await createAgent({ output: format }));
         expect(watch.received('conversation_initiation_metadata')[0].conversation_initiation_metadata_event.agent_output_audio_format).to.equal(format);
         // Speaking: audio handed to the playback worklet, the level of what comes out above 0, the status says so.
-        await until(() => statusText(el) === LABEL.speaking && agentLevel(el) > 0, 'the agent is heard', 15000);
+        await until(() => statusText(el) === LABEL.speaking && agentLevel(el, watch) > 0, 'the agent is heard', 15000);
         expect(watch.events.some((e) => e.kind === 'played')).to.equal(true);
         await until(() => statusText(el) === LABEL.listening, 'listening once its audio is over', 15000);
         await endCall(el);

@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { AudioController, type AudioErrorKind, type AudioTurnState } from '../../audio/audio-controller.js';
+import { CallWorker } from '../../audio/call-thread.js';
 import { microphoneErrorKind, requestMicrophone } from '../../audio/microphone.js';
 import { WORKLET_FILES } from '../../audio/worklets.js';
 import { besideScript } from '../../client/paths.js';
@@ -56,9 +57,18 @@ export class VoiceController implements ReactiveController {
   #conversation: ConversationController | null = null;
   /** The granted microphone until the audio controller takes it over. */
   #stream: MediaStream | null = null;
+  /** The next call's worker (started in the press), then the call's; null where none runs (the page's main thread does its work). */
+  #worker: Promise<CallWorker | null> | null = null;
   #run = 0;
-  /** Draws the levels on the elements the parts hand over through `levelTarget`. */
+  /** Draws the levels on the elements the parts hand over through `levelTarget`, where no call worker runs. */
   readonly #levels = new LevelMeter();
+  /** Those elements, and, while a call worker draws the levels, the ring canvas it draws around each. */
+  readonly #levelElements = new Set<HTMLElement>();
+  readonly #rings = new Map<HTMLElement, HTMLCanvasElement | null>();
+  /** The running call's worker once its audio is on; null where the page's main thread does the work. */
+  #drawing: CallWorker | null = null;
+  #reducedMotion: MediaQueryList | null = null;
+  readonly #view = (): void => this.#drawing?.view(!document.hidden, !!this.#reducedMotion?.matches);
   readonly #resume = (): void => {
     void this.#audio.resume().then((running) => running && this.#clear('audio_blocked'));
   };
@@ -87,7 +97,38 @@ export class VoiceController implements ReactiveController {
    * `--_mic-level` and `--_agent-level`, RMS 0..1, non-inherited, through the CSSOM (CSP-safe), at most once per
    * animation frame (`LevelMeter`). An element no longer in the document is dropped at the next write.
    */
-  readonly levelTarget = (element: Element): void => this.#levels.add(element as HTMLElement);
+  readonly levelTarget = (element: Element): void => {
+    this.#levels.add(element as HTMLElement);
+    this.#levelElements.add(element as HTMLElement);
+    // A first render hands the element over before it is in the document.
+    if (this.#drawing && !this.#rings.has(element as HTMLElement)) queueMicrotask(() => this.#ring(element as HTMLElement));
+  };
+
+  /** Has the call worker draw the levels around `element` (once per element and call; see `CallWorker.showLevels`). */
+  #ring(element: HTMLElement): void {
+    if (!this.#drawing || this.#rings.has(element) || !element.isConnected) return;
+    const color = getComputedStyle(element).getPropertyValue('--_orb-color-1').trim() || 'gray';
+    this.#rings.set(element, this.#drawing.showLevels(element, color));
+  }
+
+  /** The call's audio is on with a worker: it draws the levels, told whether the page is shown and may move. */
+  #drawLevels(worker: CallWorker): void {
+    this.#drawing = worker;
+    this.#reducedMotion ??= matchMedia('(prefers-reduced-motion: reduce)');
+    this.#reducedMotion.addEventListener('change', this.#view);
+    document.addEventListener('visibilitychange', this.#view);
+    this.#view();
+    for (const element of this.#levelElements) this.#ring(element);
+  }
+
+  #stopDrawing(): void {
+    this.#drawing = null;
+    this.#reducedMotion?.removeEventListener('change', this.#view);
+    document.removeEventListener('visibilitychange', this.#view);
+    for (const canvas of this.#rings.values()) canvas?.remove();
+    this.#rings.clear();
+    for (const element of this.#levelElements) if (!element.isConnected) this.#levelElements.delete(element);
+  }
 
   /**
    * Opens the call's AudioContext and output inside the visitor's press, before any `await` (see
@@ -95,11 +136,15 @@ export class VoiceController implements ReactiveController {
    */
   prepare(): void {
     this.#audio.prepare(this.#output);
+    this.#worker ??= CallWorker.start();
   }
 
   /** Closes what `prepare()` opened when the call does not start after all (terms declined, start cancelled). */
   cancel(): void {
-    if (this.state === 'off') this.#audio.stop();
+    if (this.state !== 'off') return;
+    this.#audio.stop();
+    this.#stopDrawing();
+    this.#closeWorker();
   }
 
   /**
@@ -130,8 +175,14 @@ export class VoiceController implements ReactiveController {
       stream.getTracks().forEach((track) => track.stop());
       throw new Error('the call did not start: it was ended while the microphone was asked for');
     }
+    // The call's socket and audio traffic in a worker, where one runs (call-thread.ts).
+    const worker = await (this.#worker ??= CallWorker.start());
+    if (run !== this.#run) {
+      stream.getTracks().forEach((track) => track.stop());
+      throw new Error('the call did not start: it was ended while the microphone was asked for');
+    }
     this.#stream = stream;
-    const handshake = conversation.start(options);
+    const handshake = conversation.start(worker ? { ...options, WebSocket: worker.WebSocket } : options);
     const session = conversation.session!;
     session.addEventListener('conversation_initiation_metadata', () => {
       if (run !== this.#run) return;
@@ -139,8 +190,12 @@ export class VoiceController implements ReactiveController {
       this.#stream = null;
       const workletUrls = { capture: besideScript(WORKLET_FILES.capture), playback: besideScript(WORKLET_FILES.playback) };
       void this.#audio
-        .start({ stream: granted, inputFormat: session.userInputAudioFormat, outputFormat: session.agentOutputAudioFormat, output: this.#output, workletUrls, workletFallback: true, playout: PLAYOUT })
-        .then((running) => running && run === this.#run && this.#set({ state: 'on' }));
+        .start({ stream: granted, inputFormat: session.userInputAudioFormat, outputFormat: session.agentOutputAudioFormat, output: this.#output, workletUrls, workletFallback: true, playout: PLAYOUT, worker: worker ?? undefined })
+        .then((running) => {
+          if (!running || run !== this.#run) return;
+          if (worker) this.#drawLevels(worker);
+          this.#set({ state: 'on' });
+        });
     });
     session.addEventListener('audio', ({ detail }) => run === this.#run && this.#audio.play(detail.audio_event.audio_base_64, detail.audio_event.event_id));
     session.addEventListener('interruption', ({ detail }) => run === this.#run && this.#audio.interrupt(detail.interruption_event.event_id));
@@ -199,11 +254,19 @@ export class VoiceController implements ReactiveController {
     this.#stream?.getTracks().forEach((track) => track.stop());
     this.#stream = null;
     this.#audio.stop();
+    this.#stopDrawing();
+    this.#closeWorker();
     removeEventListener('click', this.#resume, { capture: true });
     this.#conversation = null;
     calls.delete(this);
     this.#levels.reset();
     this.#set({ state: 'off', turn: 'listening' });
+  }
+
+  /** Lets the call's worker close its socket and end itself; the next call starts another. */
+  #closeWorker(): void {
+    void this.#worker?.then((worker) => worker?.close());
+    this.#worker = null;
   }
 
   /** Changes the call's state; the conversation tells the page when the turn it reads (`callTurn`) changed. */

@@ -35,6 +35,19 @@ export const audioOrbStyles = css`
     flex: none;
     border-radius: 50%;
   }
+  /* The ring a call worker draws around a level element (call-thread.ts): centred, behind the element's content. */
+  .header .level,
+  .orb-stage .audio-orb {
+    position: relative;
+    isolation: isolate;
+  }
+  .level-ring {
+    position: absolute;
+    inset: 50% auto auto 50%;
+    translate: -50% -50%;
+    z-index: -1;
+    pointer-events: none;
+  }
   @media (prefers-reduced-motion: no-preference) {
     .live .header .level,
     .audio-orb {

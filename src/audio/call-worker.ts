@@ -1,0 +1,208 @@
+/**
+ * The call worker: a dedicated Worker that owns a voice call's conversation socket (PROTOCOL.md section 3) and its
+ * audio traffic, so that the page's main thread does none of the 50 sends a second of microphone chunks, nor the
+ * decoding of the agent's audio (bench:call-floor: 54 ms of main thread a second when the page sends them, 0.6 in a
+ * worker). Loaded from a Blob URL of `callWorkerSource` (call-thread.ts), so the page's Content-Security-Policy
+ * (`connect-src`) governs its socket as it would the page's own.
+ *
+ * Messages from the page (`CallWorkerCommand`):
+ * - `{open: url}` opens the socket; `{send: text}` sends a text frame once it is open (else drops it: the session
+ *   queues until the handshake); `{close: code}` closes it;
+ * - `{audio: {capture, playback, from, to, ulaw}}` once the call's audio runs: `capture` is a port on which the capture
+ *   worklet posts its chunks (`{pcm, level}`), each sent as `{"user_audio_chunk": base64}`; `playback` a port to the
+ *   playback worklet, which gets the samples of every `audio` event decoded from `from` Hz (μ-law when `ulaw`, else
+ *   16-bit PCM) to the context's `to` Hz, and `'clear'` at an `interruption`;
+ * - `{interrupt: eventId}`: drops audio at or below it from now on (also learnt from the `interruption` frames);
+ * - `{levels: {canvases, color}}`: square canvases (transferred from the page) around the elements that show
+ *   the levels; each gets a ring in `color` (half opaque) between the element's circle (the inner 1/1.35 of the
+ *   canvas) and 1 + 0.35 × the larger of the microphone's and the agent's RMS level (0..1) of it, the growth the
+ *   page's own `transform` gives where no worker runs (levels.ts): drawn at the worker's animation frames, only when
+ *   the level changed by 0.02 or more;
+ * - `{view: {visible, still}}`: the page is shown (`!document.hidden`) and may move (no `prefers-reduced-motion`):
+ *   otherwise nothing is drawn and the rings are cleared;
+ * - `{watch: true}`: from then on, copies of what goes through (`{watched: [kind, value, ms]}`, `ms` since the epoch),
+ *   for tests and debugging.
+ *
+ * Messages to the page (`CallWorkerReport`): `{ready: 1}` once running; `{open: 1}`; `{frame: text}` for each frame
+ * received, in order, an `audio` event's `audio_base_64` emptied once its samples went to the playback worklet;
+ * `{closed: [code, reason]}` when the socket closed (the worker then ends itself); `{refused: [name, message]}` when the
+ * socket could not be made (the page's CSP).
+ */
+import { base64ToBytes, bytesToBase64, createResampler, decodeUlaw, pcm16ToFloat, resampleLinear, ulawToFloat } from './pcm.js';
+
+/** What the page sends the call worker. */
+export type CallWorkerCommand =
+  | { open: string }
+  | { send: string }
+  | { close: number }
+  | { audio: { capture: MessagePort; playback: MessagePort; from: number; to: number; ulaw: boolean } }
+  | { interrupt: number }
+  | { levels: { canvases: OffscreenCanvas[]; color: string } }
+  | { view: { visible: boolean; still: boolean } }
+  | { watch: true };
+
+/**
+ * What the call worker sends the page. `watched` kinds: `sent`, `received` (frame texts), `played` (event_id),
+ * `closed` (code), `drawn` (the microphone's and the agent's level, 0..1, of which the ring shows the larger).
+ */
+export type CallWorkerReport =
+  | { ready: 1 }
+  | { open: 1 }
+  | { frame: string | ArrayBuffer | Blob }
+  | { closed: [code: number, reason: string] }
+  | { refused: [name: string, message: string] }
+  | { watched: [kind: WatchedKind, value: unknown, ms: number] };
+
+type WatchedKind = 'sent' | 'received' | 'played' | 'closed' | 'drawn';
+
+/**
+ * Runs in the worker, from its source text in `callWorkerSource`: it may use only the worker's globals and the pcm.ts
+ * functions sent along with it.
+ */
+function runCallWorker(): void {
+  const scope = self as unknown as { postMessage(message: CallWorkerReport): void; onmessage: ((event: MessageEvent) => void) | null; close(): void };
+  let socket: WebSocket | null = null;
+  let playback: MessagePort | null = null;
+  let decode: (bytes: Uint8Array) => Float32Array = (bytes) => new Float32Array(bytes.length >> 1);
+  let interrupted = -Infinity;
+  let watched = false;
+  const post = (report: CallWorkerReport): void => scope.postMessage(report);
+  const watch = (kind: WatchedKind, value: unknown): void => {
+    if (watched) post({ watched: [kind, value, performance.timeOrigin + performance.now()] });
+  };
+  // The levels: the microphone's (per chunk) and the agent's (from the playback worklet), drawn as a ring around each
+  // level element at most once per frame, when the larger one changed by 0.02 or more, never while the page is hidden
+  // or the visitor prefers reduced motion.
+  const rings: { context: OffscreenCanvasRenderingContext2D; size: number }[] = [];
+  let color = '';
+  let mic = 0;
+  let agent = 0;
+  let drawn = 0;
+  let frame = false;
+  let visible = true;
+  let still = false;
+  const nextFrame: (draw: () => void) => void = (self as { requestAnimationFrame?: (f: () => void) => number }).requestAnimationFrame?.bind(self) ?? ((draw) => setTimeout(draw, 16));
+  const draw = (): void => {
+    frame = false;
+    if (!visible || still) return;
+    drawn = Math.max(mic, agent);
+    for (const { context, size } of rings) {
+      context.clearRect(0, 0, size, size);
+      // The element's circle is the canvas's inner 1/1.35; the ring reaches out to 1 + 0.35 × level of it.
+      const inner = size / 2 / 1.35;
+      context.beginPath();
+      context.arc(size / 2, size / 2, inner * (1 + 0.35 * drawn), 0, 2 * Math.PI);
+      context.arc(size / 2, size / 2, inner, 0, 2 * Math.PI, true);
+      context.fill();
+    }
+    watch('drawn', [mic, agent]);
+  };
+  const levelsChanged = (): void => {
+    if (!frame && rings.length && visible && !still && Math.abs(Math.max(mic, agent) - drawn) >= 0.02) {
+      frame = true;
+      nextFrame(draw);
+    }
+  };
+  const send = (text: string): void => {
+    if (socket?.readyState !== 1) return;
+    socket.send(text);
+    watch('sent', text);
+  };
+  const interrupt = (eventId: number): void => {
+    interrupted = Math.max(interrupted, eventId);
+    playback?.postMessage('clear');
+  };
+  /** Plays an `audio` event here and forwards it without its audio; anything else is forwarded as it came. */
+  const receive = (data: string | ArrayBuffer | Blob): void => {
+    if (typeof data !== 'string') return post({ frame: data });
+    watch('received', data);
+    let text = data;
+    if (playback && /^\s*\{/.test(text) && /"(audio|interruption)"/.test(text)) {
+      try {
+        const frame = JSON.parse(text);
+        const event = frame.audio_event;
+        if (frame.type === 'audio' && typeof event?.audio_base_64 === 'string' && typeof event.event_id === 'number') {
+          if (event.event_id > interrupted) {
+            const samples = decode(base64ToBytes(event.audio_base_64));
+            playback.postMessage({ samples }, [samples.buffer]);
+            watch('played', event.event_id);
+          }
+          event.audio_base_64 = '';
+          text = JSON.stringify(frame);
+        } else if (frame.type === 'interruption' && typeof frame.interruption_event?.event_id === 'number') {
+          interrupt(frame.interruption_event.event_id);
+        }
+      } catch {
+        // Not JSON, or not base64: forwarded as it came; the page's session judges it.
+      }
+    }
+    post({ frame: text });
+  };
+  const open = (url: string): void => {
+    try {
+      socket = new WebSocket(url);
+      // A socket the CSP blocks is made closed (Chromium) or refused with an exception (Firefox).
+      if (socket.readyState === 3) throw new DOMException('', 'SecurityError');
+    } catch (error) {
+      socket = null;
+      post({ refused: [(error as Error).name, (error as Error).message] });
+      return;
+    }
+    socket.onopen = () => post({ open: 1 });
+    socket.onmessage = ({ data }) => receive(data);
+    socket.onclose = ({ code, reason }) => {
+      watch('closed', code);
+      post({ closed: [code, reason] });
+      scope.close();
+    };
+  };
+  scope.onmessage = ({ data }: MessageEvent<CallWorkerCommand>) => {
+    if ('open' in data) open(data.open);
+    else if ('send' in data) send(data.send);
+    else if ('close' in data) {
+      if (!socket || socket.readyState === 3) scope.close();
+      else if (socket.readyState < 2) socket.close(data.close);
+      // The close handshake gets 2 s; then the worker ends itself anyway.
+      setTimeout(() => scope.close(), 2000);
+    } else if ('audio' in data) {
+      const { capture, from, to, ulaw } = data.audio;
+      const resample = createResampler(from, to);
+      decode = (bytes) => resample(ulaw ? ulawToFloat(bytes) : pcm16ToFloat(bytes));
+      playback = data.audio.playback;
+      playback.onmessage = ({ data: report }) => {
+        agent = report.level;
+        levelsChanged();
+      };
+      capture.onmessage = ({ data: chunk }) => {
+        send(JSON.stringify({ user_audio_chunk: bytesToBase64(new Uint8Array(chunk.pcm.buffer)) }));
+        mic = chunk.level;
+        levelsChanged();
+      };
+    } else if ('interrupt' in data) interrupt(data.interrupt);
+    else if ('levels' in data) {
+      color = data.levels.color;
+      for (const canvas of data.levels.canvases) {
+        const context = canvas.getContext('2d');
+        if (!context) continue;
+        context.fillStyle = color;
+        context.globalAlpha = 0.5;
+        rings.push({ context, size: canvas.width });
+      }
+      drawn = -1;
+      levelsChanged();
+    } else if ('view' in data) {
+      ({ visible, still } = data.view);
+      if (!visible || still) for (const { context, size } of rings) context.clearRect(0, 0, size, size);
+      drawn = still ? 0 : -1;
+      levelsChanged();
+    }
+    else if ('watch' in data) watched = true;
+  };
+  post({ ready: 1 });
+}
+
+/**
+ * The source text of the call worker: `runCallWorker` and the pcm.ts functions it calls, as the build left them
+ * (minified in the bundles: the names in the text are the ones the minifier gave, hence `.name`).
+ */
+export const callWorkerSource = `${[base64ToBytes, bytesToBase64, createResampler, resampleLinear, pcm16ToFloat, decodeUlaw, ulawToFloat, runCallWorker].join('\n')}\n${runCallWorker.name}();`;
