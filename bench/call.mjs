@@ -12,7 +12,8 @@
 //   (`voice-agent-status`, whose `turn` the page marks with performance.mark): each turn's work over its length.
 //
 // The same windows without a trace (a trace itself slows the page): CDP Performance.getMetrics (TaskDuration,
-// ScriptDuration, RecalcStyleDuration + LayoutDuration; no paint), read every 250 ms, rows marked `(no trace)`.
+// ScriptDuration, RecalcStyleDuration + LayoutDuration; no paint), read every 250 ms, rows marked `(no trace)`; the
+// turn comes from a console message the page logs at each change (no script is run in the page to read it).
 //
 // Columns: task (all main-thread work), script (evaluation, parse and compile), style+layout, paint (paint, composite,
 // layerize, hit tests), other (GC and the rest). Conditions: `none` and `cpu4x` (CDP Emulation.setCPUThrottlingRate 4,
@@ -65,8 +66,8 @@ const page = (agent) => `<!doctype html><html lang="en"><head><meta charset="utf
   // The harness's only code in the page: a mark at each turn the widget reports.
   document.addEventListener('voice-agent-status', (e) => {
     if (!e.detail.turn) return;
-    window.__turn = e.detail.turn;
     performance.mark('turn:' + e.detail.turn);
+    console.debug('turn:' + e.detail.turn);
   });
 </script></body></html>`;
 
@@ -170,12 +171,17 @@ async function metricsRun(browser, url, condition) {
   const cdp = await context.newCDPSession(tab);
   try {
     await cdp.send('Performance.enable');
+    // The turn as the page logs it (a console message at each change: no script run in the page to read it).
+    let turn = 'idle';
+    tab.on('console', (message) => {
+      const [, next] = /^turn:(\w+)$/.exec(message.text()) ?? [];
+      if (next) turn = next;
+    });
     const widget = await openPanel(tab, url);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING[condition] });
     const read = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       const m = Object.fromEntries(metrics.map(({ name, value }) => [name, value * 1000]));
-      const turn = await tab.evaluate(() => (document.querySelector('voice-agent-widget')?.shadowRoot?.querySelector('.root.live') ? window.__turn ?? 'listening' : 'idle'));
       return { t: performance.now(), turn, task: m.TaskDuration, script: m.ScriptDuration, styleLayout: m.RecalcStyleDuration + m.LayoutDuration };
     };
     const sums = {};

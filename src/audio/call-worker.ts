@@ -24,7 +24,9 @@
  *   for tests and debugging.
  *
  * Messages to the page (`CallWorkerReport`): `{ready: 1}` once running; `{open: 1}`; `{frame: text}` for each frame
- * received, in order, an `audio` event's `audio_base_64` emptied once its samples went to the playback worklet;
+ * received, in order, but for two kinds the page does not use once the audio is attached: an `audio` event (its
+ * samples go to the playback worklet here, the page gets it with `audio_base_64` emptied) and a `vad_score` are
+ * forwarded only when no frame was for a second (so that the session's silence watchdog still hears the service);
  * `{closed: [code, reason]}` when the socket closed (the worker then ends itself); `{refused: [name, message]}` when the
  * socket could not be made (the page's CSP).
  */
@@ -112,12 +114,19 @@ function runCallWorker(): void {
     interrupted = Math.max(interrupted, eventId);
     playback?.postMessage('clear');
   };
-  /** Plays an `audio` event here and forwards it without its audio; anything else is forwarded as it came. */
+  /** When a frame was last forwarded (performance.now(), ms). */
+  let forwarded = 0;
+  /**
+   * Plays an `audio` event here; forwards it without its audio, like a `vad_score`, only when nothing else was
+   * forwarded for a second (the page uses neither; one a second keeps its session's silence watchdog fed). Anything
+   * else is forwarded as it came.
+   */
   const receive = (data: string | ArrayBuffer | Blob): void => {
     if (typeof data !== 'string') return post({ frame: data });
     watch('received', data);
     let text = data;
-    if (playback && /^\s*\{/.test(text) && /"(audio|interruption)"/.test(text)) {
+    let quiet = false;
+    if (playback && /^\s*\{/.test(text) && /"(audio|interruption|vad_score)"/.test(text)) {
       try {
         const frame = JSON.parse(text);
         const event = frame.audio_event;
@@ -129,13 +138,17 @@ function runCallWorker(): void {
           }
           event.audio_base_64 = '';
           text = JSON.stringify(frame);
+          quiet = true;
         } else if (frame.type === 'interruption' && typeof frame.interruption_event?.event_id === 'number') {
           interrupt(frame.interruption_event.event_id);
-        }
+        } else quiet = frame.type === 'vad_score';
       } catch {
         // Not JSON, or not base64: forwarded as it came; the page's session judges it.
       }
     }
+    const now = performance.now();
+    if (quiet && now - forwarded < 1000) return;
+    forwarded = now;
     post({ frame: text });
   };
   const open = (url: string): void => {

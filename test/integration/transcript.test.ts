@@ -30,7 +30,8 @@ describe('the transcript of the real element', () => {
     }
     watch.inject(part('', 'start', 500));
     watch.inject(part('The intro paragraph.\n\nThe second', 'delta', 500));
-    await el.updateComplete;
+    // Deltas are drawn together within STREAM_DRAW_MS.
+    await until(() => $$(el, '.lines .message').at(-1)?.querySelectorAll('p').length === 2, 'the delta drawn', 1000);
     const lines = $$(el, '.lines .message');
     expect(lines).to.have.length(1 + 80 + 1);
     const streaming = lines.at(-1)!;
@@ -39,7 +40,7 @@ describe('the transcript of the real element', () => {
 
     const changed = await mutatedNodes($(el, '.lines')!, () => {
       watch.inject(part(' one grows', 'delta', 500));
-      return el.updateComplete;
+      return until(() => streaming.querySelectorAll('p')[1]?.textContent === 'The second one grows', 'the delta drawn', 1000);
     });
     expect(streaming.querySelectorAll('p')[1]!.textContent).to.equal('The second one grows');
     expect(changed.length, 'the delta changed the DOM').to.be.greaterThan(0);

@@ -130,9 +130,12 @@ describe('a voice call', () => {
         // The rate: the audio sent keeps the microphone's clock. Chunks at another rate than announced (not
         // resampled, or resampled by a wrong ratio: 44.1 kHz taken for 48 kHz is 8 % off) hold more or less than
         // the wall-clock time they took to capture. WebKit's capture stalls for up to 0.7 s, then catches up.
-        await until(() => watch.audioClock(rate * bytesPerSample).wall >= 3, '3 s of audio sent', 15000);
-        const clock = watch.audioClock(rate * bytesPerSample);
-        expect(clock.rate, `seconds of audio sent per second over ${clock.wall} s`).to.be.within(0.95, 1.05);
+        // A systematic error never comes within 5 %: 1.086 with a resampler 8.8 % off.
+        // Measured over 3 s at least, longer while a stall is not caught up yet.
+        const clock = () => watch.audioClock(rate * bytesPerSample);
+        await until(() => clock().wall >= 3 && Math.abs(clock().rate - 1) <= 0.05, 'the audio sent keeps the microphone\'s clock', 15000).catch((e) => {
+          throw new Error(`${e.message}: ${clock().rate} s of audio a second over ${clock().wall} s`);
+        });
         // The speech: a whole utterance of the fake microphone (2.0 s; the first one heard may be cut by the start of
         // the call). Firefox's and WebKit's microphone is a real (PulseAudio) device through their own noise
         // suppression, which may split the utterance at its pauses (heard 0.2, 1.3, 1.0, 1.4 s in one run, 0.3, 0.4,

@@ -45,6 +45,13 @@ export interface ConversationSources {
   turn?: () => AudioTurnState | null;
 }
 
+/**
+ * How long the transcript may lag a streamed reply's text (ms): the `delta`s of `agent_chat_response_part` that come
+ * within it are drawn together, at most about 8 times a second, rather than once each (each draw re-renders the
+ * message's growing markdown); its `start` and `stop`, and every other message, are drawn at once.
+ */
+export const STREAM_DRAW_MS = 120;
+
 /** Why the handshake promise of a conversation rejects when the element leaves the page first. */
 const LEFT_PAGE = 'the element left the page before the conversation\'s handshake';
 
@@ -68,6 +75,8 @@ export class ConversationController implements ReactiveController {
   #cause: NoticeKind | null = null;
   #nextKey = 1;
   #lastActivity = 0;
+  /** The pending draw of streamed text (`STREAM_DRAW_MS`), 0 when none. */
+  #drawTimer: ReturnType<typeof setTimeout> | 0 = 0;
 
   constructor(private readonly host: ReactiveControllerHost & EventTarget, { tools = new ClientToolStore(), turn = () => null }: ConversationSources = {}) {
     host.addController(this);
@@ -110,6 +119,8 @@ export class ConversationController implements ReactiveController {
     session?.end();
     this.transcript = [];
     this.#announced = '';
+    clearTimeout(this.#drawTimer);
+    this.#drawTimer = 0;
   }
 
   /**
@@ -125,11 +136,21 @@ export class ConversationController implements ReactiveController {
     this.#session = session;
     this.#cause = null;
     // Only the latest session speaks: an older one (ended, or closed by the element leaving) is not heard.
-    const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => void): void =>
+    // Each message is drawn at once, but a listener that answers `later` (a streamed delta) is drawn within
+    // STREAM_DRAW_MS, together with the deltas that follow it.
+    const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => 'later' | void): void =>
       session.addEventListener(type, (event) => {
         if (this.#session !== session) return;
-        listener(event.detail);
-        this.host.requestUpdate();
+        if (listener(event.detail) !== 'later') {
+          clearTimeout(this.#drawTimer);
+          this.#drawTimer = 0;
+          this.host.requestUpdate();
+        } else {
+          this.#drawTimer ||= setTimeout(() => {
+            this.#drawTimer = 0;
+            this.host.requestUpdate();
+          }, STREAM_DRAW_MS);
+        }
       });
     on('conversation_initiation_metadata', (m) => {
       const conversationId = m.conversation_initiation_metadata_event.conversation_id;
@@ -142,6 +163,7 @@ export class ConversationController implements ReactiveController {
       if (part.type === 'start') entry.text = '';
       else entry.text += part.text ?? '';
       entry.streaming = part.type !== 'stop';
+      return part.type === 'delta' ? 'later' : undefined;
     });
     on('agent_response', ({ agent_response_event: response }) => {
       const entry = this.#agentEntry(response.event_id);

@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import type { SessionStatus } from '../../../src/client/session.js';
-import { CLIENT_TOOL_TIMEOUT_MS, ConversationController, type TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
+import { CLIENT_TOOL_TIMEOUT_MS, ConversationController, STREAM_DRAW_MS, type TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
 import { captureConsole, until } from '../../helpers.js';
 import { FakeSocket, detach, metadata, mountHost, type TestHost } from './host.js';
 
@@ -119,6 +119,31 @@ describe('ConversationController', () => {
 
     socket.serverSends({ type: 'agent_response', agent_response_event: { event_id: 3, agent_response: 'Anything else?' } });
     expect(agentEntries(conversation).map((t) => t.text)).to.deep.equal(['Hello, Ada.', 'Anything else?']);
+  });
+
+  it('draws the deltas of a streamed reply together, within STREAM_DRAW_MS; its start, stop and other messages at once', async () => {
+    const { host, socket } = await connected();
+    let updates = 0;
+    const requestUpdate = host.requestUpdate.bind(host);
+    host.requestUpdate = (...args: Parameters<typeof requestUpdate>) => (updates++, requestUpdate(...args));
+    const part = (type: 'start' | 'delta' | 'stop', text?: string): void =>
+      socket.serverSends({ type: 'agent_chat_response_part', text_response_part: { type, event_id: 7, text } });
+    part('start', '');
+    expect(updates, 'start: at once').to.equal(2); // the new entry, then the message
+    updates = 0;
+    for (let i = 0; i < 10; i++) {
+      part('delta', `word ${i} `);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(updates, 'no draw yet for the deltas').to.equal(0);
+    await until(() => updates === 1, 'one draw for the ten deltas', STREAM_DRAW_MS * 4);
+    await new Promise((resolve) => setTimeout(resolve, STREAM_DRAW_MS * 2));
+    expect(updates, 'and no more').to.equal(1);
+    part('delta', 'last');
+    part('stop');
+    expect(updates, 'stop: at once, the pending draw dropped').to.equal(2);
+    await new Promise((resolve) => setTimeout(resolve, STREAM_DRAW_MS * 2));
+    expect(updates).to.equal(2);
   });
 
   it('stops a streaming reply when the conversation ends mid-stream', async () => {
