@@ -4,7 +4,10 @@
 // - a whole voice call: the first script, every chunk beside it (voice-agent-widget-*.js, loaded on intent) and the two
 //   worklet files, at most 64 KB. The worklets' sources chunk (voice-agent-widget-worklet-files-*.js) is loaded instead
 //   of the two files only where they fail (a Blob URL): the larger of the two ways is counted.
-// Run `npm run bench:size` (it builds first). Exits 1 over either budget. The npm entries are listed for reference.
+// Run `npm run bench:size` (it builds first). Exits 1 over the first script's budget, or over the voice call's budget
+// and its allowance: CALL_ALLOWANCE, 2 KB for the call worker (issue 18: a call's socket, audio and levels off the
+// page's main thread, 95 → 14 ms of main-thread time a second; README "Size"), printed as over the budget whenever used.
+// The npm entries are listed for reference.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -20,6 +23,8 @@ function gzipSize(file, source) {
 
 const FIRST_BUDGET = 20 * 1024;
 const CALL_BUDGET = 64 * 1024;
+/** How far past CALL_BUDGET a voice call may go, knowingly: the call worker's code (see the note above). */
+const CALL_ALLOWANCE = 2 * 1024;
 const FIRST = 'dist/voice-agent-widget.js';
 let names;
 try {
@@ -57,4 +62,8 @@ const verdict = (bytes, budget) => `${(bytes / 1024).toFixed(1)} KB of ${budget 
 console.log(`first script (before the launcher is usable): ${verdict(first, FIRST_BUDGET)}`);
 const parts = `first script + ${chunks.length - (sourcesChunk ? 1 : 0)} chunk(s) + 2 worklet files${sourcesChunk ? ' or their sources chunk' : ''}`;
 console.log(`a whole voice call (${parts}): ${verdict(call, CALL_BUDGET)}`);
-process.exit(first <= FIRST_BUDGET && call <= CALL_BUDGET ? 0 : 1);
+if (call > CALL_BUDGET) {
+  const within = call <= CALL_BUDGET + CALL_ALLOWANCE;
+  console.log(`  ${within ? 'within' : 'OVER'} the ${CALL_ALLOWANCE / 1024} KB allowance for the call worker (issue 18; README "Size"): ${CALL_BUDGET + CALL_ALLOWANCE - call} B left`);
+}
+process.exit(first <= FIRST_BUDGET && call <= CALL_BUDGET + CALL_ALLOWANCE ? 0 : 1);

@@ -33,6 +33,7 @@ export const MIN_PING_MS = 50;
  * @property {{code: number, message: string}} [error_message] send an `error` message after the first agent message
  * @property {true} [silent]      after conversation_initiation_metadata send nothing at all
  * @property {number} [ping_every_ms]   ping at this pace instead of the service's own
+ * @property {number} [part_delay_ms]   stream each reply's parts this many ms apart instead of the service's `replyDelayMs`
  * @property {number} [silent_after_ms] this many ms after the initiation, go silent (nothing at all from then on)
  * @property {number} [times]     the next n matching conversations only (default: until cleared)
  *
@@ -131,6 +132,7 @@ export function parseFaults(body) {
         },
         silent: isTrue,
         ping_every_ms: (v, loc) => integer(v, loc, MIN_PING_MS, MAX_FAULT_MS),
+        part_delay_ms: (v, loc) => integer(v, loc, 0, MAX_FAULT_MS),
         silent_after_ms: (v, loc) => integer(v, loc, 0, MAX_FAULT_MS),
       });
     } else bad([key], 'Extra inputs are not permitted (known: widget, socket)', 'extra_forbidden', value);

@@ -44,7 +44,10 @@ export type SessionEventMap = { [K in keyof ServerMessageMap]: { type: K } & Ser
 export interface SessionOptions {
   url: string;
   initiation?: ConversationInitiation;
-  /** Injectable for unit tests (DESIGN.md rule 11). */
+  /**
+   * The WebSocket class (default: the page's). Injectable for unit tests (DESIGN.md rule 11); a voice call of the
+   * element passes `CallWorker.WebSocket` (src/audio/call-thread.ts), whose socket lives in the call worker.
+   */
   WebSocket?: typeof WebSocket;
   /** How long to wait for `conversation_initiation_metadata` after starting, in ms (default 10000). */
   handshakeTimeoutMs?: number;

@@ -13,6 +13,14 @@ async function lastAgentText(el: VoiceAgentWidget, includes: string): Promise<HT
   return $$(el, '.message.agent').filter((m) => m.textContent!.includes(includes)).at(-1)!;
 }
 
+/** A request to the reference service with its API key (its dev routes). */
+async function service(method: string, path: string, body?: unknown): Promise<void> {
+  const response = await fetch(`${serviceUrl}${path}`, {
+    method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).to.equal(200);
+}
+
 async function record(conversationId: string): Promise<any> {
   const response = await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } });
   expect(response.status).to.equal(200);
@@ -20,6 +28,8 @@ async function record(conversationId: string): Promise<any> {
 }
 
 describe('conversation with the reference service', () => {
+  afterEach(() => service('DELETE', '/v1/dev/faults'));
+
   it('applies the fetched configuration: labels and colours of the full agent', async () => {
     const el = await mountWidget('agent_demo_support');
     expect($(el, '.launcher')!.textContent!.trim()).to.equal('Need help?');
@@ -43,6 +53,9 @@ describe('conversation with the reference service', () => {
   });
 
   it('holds a text conversation: Enter sends, the reply streams in parts and ends as the whole markdown text', async () => {
+    // Parts 50 ms apart, as a real service streams them (the test service's own 5 ms would all be drawn together:
+    // deltas within STREAM_DRAW_MS are).
+    await service('PUT', '/v1/dev/faults', { socket: { agent_id: 'agent_demo_support', part_delay_ms: 50, times: 1 } });
     const el = await mountWidget('agent_demo_support');
     await openPanel(el);
     const seen = new Set<string>();

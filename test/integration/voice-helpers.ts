@@ -137,8 +137,11 @@ export function watchCall(win: typeof window = window) {
    * makes a context constructed through this (the test's realm's) subclass in the test's realm, so a frame's
    * `AudioWorklet.prototype` is not on its chain.
    */
+  /** The worklets watched: held, since WebKit may collect an unreferenced wrapper and make a new one, without the hook. */
+  const held: AudioWorklet[] = [];
   const watchWorklets = (context: AudioContext): void => {
     const worklet = context.audioWorklet;
+    held.push(worklet);
     const addModule = worklet.addModule;
     worklet.addModule = async (url: string | URL, options?: WorkletOptions) => {
       const entry = { url: String(url), loaded: false };
@@ -265,9 +268,10 @@ export function watchCall(win: typeof window = window) {
       if (points.length < 2) return { wall: 0, rate: 0 };
       const wall = points[points.length - 1].wall - points[0].wall;
       const middle = points[0].wall + wall / 2;
-      const leastLate = (half: typeof points) => half.reduce((best, p) => (p.wall - p.audio < best.wall - best.audio ? p : best));
-      const early = leastLate(points.filter((p) => p.wall < middle));
-      const late = leastLate(points.filter((p) => p.wall >= middle));
+      const halves = [points.filter((p) => p.wall < middle), points.filter((p) => p.wall >= middle)];
+      // A half with no chunk (a stall across it): not measurable yet.
+      if (!halves[0].length || !halves[1].length) return { wall, rate: 0 };
+      const [early, late] = halves.map((half) => half.reduce((best, p) => (p.wall - p.audio < best.wall - best.audio ? p : best)));
       return { wall, rate: (late.audio - early.audio) / (late.wall - early.wall) };
     },
     /** Every microphone track of the call(s). */

@@ -364,6 +364,21 @@ describe('fault switches: conversation socket', () => {
     assert.equal((await faults('PUT', { socket: { ping_every_ms: 10 } })).status, 422, 'a pace under 50 ms is refused');
   });
 
+  test('part_delay_ms: the parts of a reply come that far apart; out of range is refused', async () => {
+    await faults('PUT', { socket: { part_delay_ms: 60, times: 1 } });
+    const client = new RawClient('agent_minimal');
+    await client.start();
+    const deltas = [];
+    client.ws.on('message', (data) => String(data).includes('"delta"') && deltas.push(performance.now()));
+    assert.equal(await client.ask('one two three four five six seven'), echoReply('one two three four five six seven'));
+    assert.ok(deltas.length >= 3, `${deltas.length} deltas`);
+    for (let i = 1; i < deltas.length; i++) assert.ok(deltas[i] - deltas[i - 1] >= 50, `parts ${Math.round(deltas[i] - deltas[i - 1])} ms apart`);
+    client.ws.close(1000);
+    await client.closed;
+    assert.equal((await faults('PUT', { socket: { part_delay_ms: -1 } })).status, 422);
+    assert.equal((await faults('PUT', { socket: { part_delay_ms: 30001 } })).status, 422);
+  });
+
   test('faults of one agent leave other agents alone; faults combine', async () => {
     await faults('PUT', { socket: { agent_id: 'agent_text_only', refuse: true } });
     const other = new RawClient('agent_minimal');

@@ -24,7 +24,7 @@ export function createReplies({ replyDelayMs, toolTimeoutMs, log }, speak) {
   async function streamReply(session, eventId, text) {
     send(session, { type: 'agent_chat_response_part', text_response_part: { text: '', type: 'start', event_id: eventId } });
     for (const part of splitReply(text)) {
-      if (!(await sleep(session, replyDelayMs))) return false;
+      if (!(await sleep(session, session.fault?.part_delay_ms ?? replyDelayMs))) return false;
       send(session, { type: 'agent_chat_response_part', text_response_part: { text: part, type: 'delta', event_id: eventId } });
     }
     if (session.ended) return false;
