@@ -95,7 +95,9 @@ export class VoiceController implements ReactiveController {
   /**
    * A part's callback for an element that shows the levels during a call (the header's avatar, the orb): it gets
    * `--_mic-level` and `--_agent-level`, RMS 0..1, non-inherited, through the CSSOM (CSP-safe), at most once per
-   * animation frame (`LevelMeter`). An element no longer in the document is dropped at the next write.
+   * animation frame (`LevelMeter`). An element no longer in the document is dropped at the next write. Where a call
+   * worker runs, it draws the levels instead, on a ring canvas around each element (`CallWorker.showLevels`), and
+   * nothing is written on the element.
    */
   readonly levelTarget = (element: Element): void => {
     this.#levels.add(element as HTMLElement);
@@ -171,15 +173,14 @@ export class VoiceController implements ReactiveController {
       if (run === this.#run) this.#fail(kind, error);
       throw new Error(`the call did not start: ${FAILURE[kind][2]}`);
     }
-    if (run !== this.#run) {
-      stream.getTracks().forEach((track) => track.stop());
-      throw new Error('the call did not start: it was ended while the microphone was asked for');
-    }
-    // The call's socket and audio traffic in a worker, where one runs (call-thread.ts).
+    /** Ended (or another call started) while it waited: the granted microphone is stopped, nothing more opened. */
+    const ended = (): boolean => run !== this.#run && (stream.getTracks().forEach((track) => track.stop()), true);
+    if (ended()) throw new Error('the call did not start: it was ended while the microphone was asked for');
+    // The call's socket and audio traffic in a worker, where one runs (call-thread.ts); started in the press, so ready by now.
     const worker = await (this.#worker ??= CallWorker.start());
-    if (run !== this.#run) {
-      stream.getTracks().forEach((track) => track.stop());
-      throw new Error('the call did not start: it was ended while the microphone was asked for');
+    if (ended()) {
+      worker?.close();
+      throw new Error('the call did not start: it was ended while its worker started');
     }
     this.#stream = stream;
     const handshake = conversation.start(worker ? { ...options, WebSocket: worker.WebSocket } : options);

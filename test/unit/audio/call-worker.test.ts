@@ -1,0 +1,103 @@
+/**
+ * The call worker (src/audio/call-worker.ts) through its page side (call-thread.ts), in a real Worker: the level rings
+ * it draws, and what of the service's traffic it hands the page. Its part in whole calls: test/integration/voice*.ts.
+ */
+import { expect } from '@open-wc/testing';
+import { CallWorker } from '../../../src/audio/call-thread.js';
+import { conversationSocketUrl } from '../../../src/client/paths.js';
+import { ConversationSession } from '../../../src/client/session.js';
+import { until } from '../../helpers.js';
+import { serviceUrl } from '../../widget-helpers.js';
+import { watchCall, type CallWatch } from '../../integration/voice-helpers.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('CallWorker', () => {
+  let watch: CallWatch;
+  let worker: CallWorker | null;
+  beforeEach(async () => {
+    watch = watchCall();
+    worker = await CallWorker.start();
+  });
+  afterEach(() => {
+    worker?.close();
+    watch.restore();
+  });
+
+  /** The two audio ports as the worklets would hold them: the capture side posts chunks, the playback side levels. */
+  const attach = (w: CallWorker) => {
+    const capture = new MessageChannel();
+    const playback = new MessageChannel();
+    w.attachAudio(capture.port2, playback.port2, 16000, 48000, false);
+    return { capture: capture.port1, playback: playback.port1 };
+  };
+
+  it('draws the levels as a ring around an element, only when they change by 0.02; nothing while hidden or still', async () => {
+    expect(worker, 'a worker runs on a page without a CSP').to.be.instanceOf(CallWorker);
+    const element = Object.assign(document.createElement('span'), { style: 'display: block; position: relative; width: 40px; height: 40px' });
+    document.body.append(element);
+    try {
+      const canvas = worker!.showLevels(element, 'rgb(0, 0, 255)')!;
+      expect(canvas.parentElement).to.equal(element);
+      expect(canvas.width, 'device pixels, 1.35 times the element').to.equal(Math.ceil(40 * 1.35 * (devicePixelRatio || 1)));
+      const { capture, playback } = attach(worker!);
+      const drawn = () => watch.events.flatMap((e) => (e.kind === 'drawn' ? [e.levels] : []));
+      const chunk = (level: number) => capture.postMessage({ pcm: new Int16Array(320), level });
+      await until(() => drawn().length === 1, 'the first ring (level 0)');
+      chunk(0.5);
+      await until(() => drawn().length === 2, 'the microphone level drawn');
+      expect(drawn()[1]).to.deep.equal([0.5, 0]);
+      chunk(0.51);
+      await sleep(150);
+      expect(drawn(), 'a change under 0.02 is not drawn').to.have.length(2);
+      playback.postMessage({ level: 0.8 });
+      await until(() => drawn().length === 3, "the agent's level drawn");
+      expect(drawn()[2]).to.deep.equal([0.51, 0.8]);
+      // The ring is on the canvas: its pixels, read back through the placeholder.
+      await until(() => {
+        const copy = Object.assign(document.createElement('canvas'), { width: canvas.width, height: canvas.height });
+        const context = copy.getContext('2d')!;
+        context.drawImage(canvas, 0, 0);
+        const { data } = context.getImageData(0, 0, copy.width, copy.height);
+        return data.some((value, i) => i % 4 === 3 && value > 0);
+      }, 'ring pixels on the canvas');
+
+      worker!.view(false, false);
+      chunk(0.1);
+      await sleep(150);
+      expect(drawn(), 'nothing drawn while the page is hidden').to.have.length(3);
+      worker!.view(true, true);
+      chunk(0.3);
+      await sleep(150);
+      expect(drawn(), 'nothing drawn under reduced motion').to.have.length(3);
+      worker!.view(true, false);
+      await until(() => drawn().length === 4, 'drawn again once shown and moving');
+      expect(drawn()[3]).to.deep.equal([0.3, 0.8]);
+    } finally {
+      element.remove();
+    }
+  });
+
+  it('carries a conversation for a session, and hands it vad_score messages at most once a second once the audio is attached', async function () {
+    this.timeout(15000);
+    const session = new ConversationSession({ url: conversationSocketUrl(serviceUrl, 'agent_minimal'), WebSocket: worker!.WebSocket });
+    const scores: number[] = [];
+    session.addEventListener('vad_score', () => scores.push(performance.now()));
+    await session.start();
+    expect(session.conversationId).to.be.a('string');
+    expect(watch.sockets).to.deep.equal(watch.workers);
+    const { capture } = attach(worker!);
+    // 3 s of loud chunks: the service scores its voice activity 10 times a second.
+    const loud = Int16Array.from({ length: 320 }, (_, i) => (i % 16 < 8 ? 12000 : -12000));
+    for (let i = 0; i < 150; i++) {
+      capture.postMessage({ pcm: loud.slice(), level: 0.4 });
+      await sleep(20);
+    }
+    const received = watch.received('vad_score').length;
+    expect(received, 'the service scored the audio').to.be.at.least(15);
+    expect(scores.length, `${scores.length} of ${received} handed to the page`).to.be.within(1, 5);
+    for (let i = 1; i < scores.length; i++) expect(scores[i] - scores[i - 1], 'a second apart, give or take the delivery to the page').to.be.at.least(900);
+    session.end();
+    await watch.closed();
+  });
+});
