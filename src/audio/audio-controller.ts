@@ -295,8 +295,9 @@ export class AudioController implements ReactiveController {
   interrupt(eventId: number): void {
     this.#interrupted = Math.max(this.#interrupted, eventId);
     if (this.#run) this.#run.waiting = [];
-    this.#run?.out?.port.postMessage('clear');
-    this.#run?.worker?.interrupt(eventId);
+    // With a call worker, it clears the playback worklet itself, in order with the audio it hands it.
+    if (this.#run?.worker) this.#run.worker.interrupt(eventId);
+    else this.#run?.out?.port.postMessage('clear');
   }
 
   /** Mutes the microphone: chunks keep coming, as silence of the same size. Holds across `start()`. */

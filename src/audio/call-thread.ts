@@ -12,7 +12,7 @@ import { callWorkerSource, type CallWorkerCommand, type CallWorkerReport } from 
 /** How long a new call worker may take to say it runs before the call goes on without it (ms). */
 export const CALL_WORKER_START_MS = 3000;
 
-/** Set once a worker could not start on this page (a CSP): later calls do not try again. */
+/** Set once a worker could not start on this page (a CSP refused it, or it did not start in time): later calls do not try. */
 let refused = false;
 
 /** A voice call's worker: its socket (`WebSocket`), the audio ports (`attachAudio`), `interrupt`, `close`. */
@@ -74,7 +74,10 @@ export class CallWorker {
     this.#post({ audio: { capture, playback, from, to, ulaw } }, [capture, playback]);
   }
 
-  /** Drops audio with an `event_id` at or below `eventId` (`interruption`, PROTOCOL.md section 3). */
+  /**
+   * `interruption` (PROTOCOL.md section 3): empties the playback worklet and drops audio with an `event_id` at or
+   * below `eventId`; nothing when the worker already saw that interruption on its socket.
+   */
   interrupt(eventId: number): void {
     this.#post({ interrupt: eventId });
   }

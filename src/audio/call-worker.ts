@@ -12,7 +12,8 @@
  *   worklet posts its chunks (`{pcm, level}`), each sent as `{"user_audio_chunk": base64}`; `playback` a port to the
  *   playback worklet, which gets the samples of every `audio` event decoded from `from` Hz (μ-law when `ulaw`, else
  *   16-bit PCM) to the context's `to` Hz, and `'clear'` at an `interruption`;
- * - `{interrupt: eventId}`: drops audio at or below it from now on (also learnt from the `interruption` frames);
+ * - `{interrupt: eventId}`: drops audio at or below it from now on and clears the playback worklet (also learnt from
+ *   the `interruption` frames; an interruption already seen does nothing);
  * - `{levels: {canvases, color}}`: square canvases (transferred from the page) around the elements that show
  *   the levels; each gets a ring in `color` (half opaque) between the element's circle (the inner 1/1.35 of the
  *   canvas) and 1 + 0.35 × the larger of the microphone's and the agent's RMS level (0..1) of it, the growth the
@@ -110,8 +111,10 @@ function runCallWorker(): void {
     socket.send(text);
     watch('sent', text);
   };
+  /** Drops audio at or below `eventId`, and what plays now, once per interruption (the frame, or the page's word for it). */
   const interrupt = (eventId: number): void => {
-    interrupted = Math.max(interrupted, eventId);
+    if (eventId <= interrupted) return;
+    interrupted = eventId;
     playback?.postMessage('clear');
   };
   /** When a frame was last forwarded (performance.now(), ms). */

@@ -7,18 +7,11 @@ import { captureConsole, until } from '../helpers.js';
 import { $, $$, button, messages, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
 import type { VoiceAgentConversationEndEvent, VoiceAgentConversationEvent } from '../../src/events/index.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import { service, setFaults } from './voice-helpers.js';
 
 async function lastAgentText(el: VoiceAgentWidget, includes: string): Promise<HTMLElement> {
   await until(() => $$(el, '.message.agent').some((m) => m.textContent!.includes(includes) && m.getAttribute('aria-busy') === 'false'), `agent reply with "${includes}"`);
   return $$(el, '.message.agent').filter((m) => m.textContent!.includes(includes)).at(-1)!;
-}
-
-/** A request to the reference service with its API key (its dev routes). */
-async function service(method: string, path: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${serviceUrl}${path}`, {
-    method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).to.equal(200);
 }
 
 async function record(conversationId: string): Promise<any> {
@@ -55,7 +48,7 @@ describe('conversation with the reference service', () => {
   it('holds a text conversation: Enter sends, the reply streams in parts and ends as the whole markdown text', async () => {
     // Parts 50 ms apart, as a real service streams them (the test service's own 5 ms would all be drawn together:
     // deltas within STREAM_DRAW_MS are).
-    await service('PUT', '/v1/dev/faults', { socket: { agent_id: 'agent_demo_support', part_delay_ms: 50, times: 1 } });
+    await setFaults({ socket: { agent_id: 'agent_demo_support', part_delay_ms: 50, times: 1 } });
     const el = await mountWidget('agent_demo_support');
     await openPanel(el);
     const seen = new Set<string>();

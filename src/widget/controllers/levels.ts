@@ -53,6 +53,11 @@ export class LevelMeter {
     this.#targets.add(element);
   }
 
+  /** The elements that show the levels (some may have left the document since the last write). */
+  get targets(): ReadonlySet<HTMLElement> {
+    return this.#targets;
+  }
+
   /** The latest levels (RMS 0..1): drawn at the next animation frame if they changed visibly and may be drawn now. */
   set(mic: number, agent: number): void {
     this.#latest = [mic, agent];

@@ -62,8 +62,7 @@ export class VoiceController implements ReactiveController {
   #run = 0;
   /** Draws the levels on the elements the parts hand over through `levelTarget`, where no call worker runs. */
   readonly #levels = new LevelMeter();
-  /** Those elements, and, while a call worker draws the levels, the ring canvas it draws around each. */
-  readonly #levelElements = new Set<HTMLElement>();
+  /** While a call worker draws the levels, the ring canvas it draws around each of those elements. */
   readonly #rings = new Map<HTMLElement, HTMLCanvasElement | null>();
   /** The running call's worker once its audio is on; null where the page's main thread does the work. */
   #drawing: CallWorker | null = null;
@@ -101,7 +100,6 @@ export class VoiceController implements ReactiveController {
    */
   readonly levelTarget = (element: Element): void => {
     this.#levels.add(element as HTMLElement);
-    this.#levelElements.add(element as HTMLElement);
     // A first render hands the element over before it is in the document.
     if (this.#drawing && !this.#rings.has(element as HTMLElement)) queueMicrotask(() => this.#ring(element as HTMLElement));
   };
@@ -120,7 +118,7 @@ export class VoiceController implements ReactiveController {
     this.#reducedMotion.addEventListener('change', this.#view);
     document.addEventListener('visibilitychange', this.#view);
     this.#view();
-    for (const element of this.#levelElements) this.#ring(element);
+    for (const element of this.#levels.targets) this.#ring(element);
   }
 
   #stopDrawing(): void {
@@ -129,7 +127,6 @@ export class VoiceController implements ReactiveController {
     document.removeEventListener('visibilitychange', this.#view);
     for (const canvas of this.#rings.values()) canvas?.remove();
     this.#rings.clear();
-    for (const element of this.#levelElements) if (!element.isConnected) this.#levelElements.delete(element);
   }
 
   /**
