@@ -58,13 +58,14 @@ function referenceServicePlugin() {
             const path = req.url.split('?')[0];
             const worklet = worklets[path.slice(1)];
             // The script-tag build also under /slow/<ms>/ (its chunks answered after <ms>), /no-chunks/ (its chunks
-            // missing) and /flaky/ (each chunk's first request answered 503): the folder a site copies, on a slow or a
+            // missing) and /flaky/[<n>/] (each chunk's first request answered 503): the folder a site copies, on a slow or a
             // broken host (test/integration/script-tag.test.ts).
             const [, folder, arg, file] = /^\/(slow|no-chunks|flaky)\/(?:(\d+)\/)?([^/]+)$/.exec(path) ?? [];
             if (folder && scriptTag[`/${file}`]) {
               const chunk = file !== 'voice-agent-widget.js';
               if (chunk && folder === 'no-chunks') return void res.writeHead(404).end();
-              if (chunk && folder === 'flaky' && !failedOnce.has(file)) return void (failedOnce.add(file), res.writeHead(503).end());
+              // /flaky/<n>/: a flaky host of its own (failing each chunk once more), for another test.
+              if (chunk && folder === 'flaky' && !failedOnce.has(`${arg}/${file}`)) return void (failedOnce.add(`${arg}/${file}`), res.writeHead(503).end());
               const send = () => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[`/${file}`]);
               return void (chunk ? setTimeout(send, Number(arg)) : send());
             }

@@ -10,7 +10,9 @@
 // - a lazy chunk's `import {b as c} from "./voice-agent-widget.js"` becomes `const {b: c} = globalThis[Symbol.for(KEY)]`.
 // KEY names this build (a hash of all its chunks, also put in the lazy chunks' file names), so the script loaded twice
 // shares one copy, two different builds on one page never mix, and a cached chunk of another build is never used. The entry's own `import("./chunk.js")` becomes `import(new URL("./chunk.js", <the script's
-// URL>).href)` (with `?retry=N` on a second try): the chunks load from beside the script, wherever it is hosted. (A classic script from another origin,
+// URL>).href)` (with `?retry=N` on a second try): the chunks load from beside the script, wherever it is hosted. The
+// wrapper also declares `__voiceAgentWidgetChunks`, those chunks' URLs by chunk name, for the entry's modulepreload (whose
+// failure counts as a try). (A classic script from another origin,
 // loaded without `crossorigin`, has about:blank as its base URL for import(), so a relative specifier would fail.)
 // Anything else the conversion cannot keep correct (a static import in the entry, import.meta, a namespace import)
 // fails the build.
@@ -37,7 +39,9 @@ export function classicEntry(entryFileName) {
       /** @type {Map<string, string>} old file name -> new */
       const renamed = new Map(chunks.map((chunk) => [chunk.fileName, `voice-agent-widget-${chunk.name}-${key}.js`]));
       const rename = (specifier) => (specifier.startsWith('./') && renamed.get(specifier.slice(2)) ? `./${renamed.get(specifier.slice(2))}` : specifier);
-      entry.code = classicScript(entry.code, shared, rename, (message) => this.error(`classic-entry: ${entryFileName}: ${message}`));
+      // The chunks the entry loads with import(), by chunk name (`conversation-panel`), for its modulepreload at idle.
+      const lazy = Object.fromEntries(chunks.filter((chunk) => entry.dynamicImports.includes(chunk.fileName)).map((chunk) => [chunk.name, rename(`./${chunk.fileName}`)]));
+      entry.code = classicScript(entry.code, shared, rename, lazy, (message) => this.error(`classic-entry: ${entryFileName}: ${message}`));
       for (const chunk of chunks) {
         const code = importsFromGlobal(chunk.code, `./${entryFileName}`, shared, rename, (message) => this.error(`classic-entry: ${chunk.fileName}: ${message}`));
         // Rolldown lets a plugin drop a chunk but not rename one: it is written again under its new name.
@@ -48,8 +52,11 @@ export function classicEntry(entryFileName) {
   };
 }
 
-/** The entry chunk as a classic script: its exports put on `shared` (kept when already there), all in a strict function. */
-function classicScript(code, shared, rename, fail) {
+/**
+ * The entry chunk as a classic script: its exports put on `shared` (kept when already there), all in a strict function
+ * that declares `${CHUNKS}`, the URL of each chunk in `lazy` (chunk name → `./file`) beside the script.
+ */
+function classicScript(code, shared, rename, lazy, fail) {
   const ast = parseAst(code);
   const out = new MagicString(code);
   for (const node of ast.body) {
@@ -72,7 +79,8 @@ function classicScript(code, shared, rename, fail) {
   }
   if (/\bimport\.meta\b/.test(code)) fail('import.meta is not available in a classic script');
   // Not in a browser (Node importing the package's every entry, server rendering): nothing runs.
-  out.prepend(`(function(){"use strict";if(typeof document>"u")return;var ${BASE}=document.currentScript instanceof HTMLScriptElement?document.currentScript.src:document.baseURI,${TRIES}=0;`).append('})();\n');
+  const urls = Object.entries(lazy).map(([chunk, file]) => `${JSON.stringify(chunk)}:new URL(${JSON.stringify(file)},${BASE}).href`);
+  out.prepend(`(function(){"use strict";if(typeof document>"u")return;var ${BASE}=document.currentScript instanceof HTMLScriptElement?document.currentScript.src:document.baseURI,${TRIES}=0,${CHUNKS}={${urls.join(',')}};`).append('})();\n');
   // V8's explicit compile hint (a comment elsewhere): every function of the first script runs before the launcher is
   // usable, so Chromium compiles them all while the script streams in, off the main thread, instead of one by one on
   // it. Measured with bench:launch under 4G + CPU 4x: main-thread scripting to the launcher 90.5 -> 71.4 ms (cold),
@@ -108,6 +116,8 @@ function importsFromGlobal(code, entrySpecifier, shared, rename, fail) {
 const BASE = '__voiceAgentWidgetBase';
 /** How many times the entry's import() ran (each retry gets a URL of its own). */
 const TRIES = '__voiceAgentWidgetTries';
+/** The lazy chunks' URLs by chunk name (src/widget/controllers/conversation-loader.ts preloads the conversation's). */
+const CHUNKS = '__voiceAgentWidgetChunks';
 
 /** Every `import()` in a program. */
 function importExpressions(node, found = []) {

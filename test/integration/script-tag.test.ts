@@ -72,7 +72,81 @@ async function axeViolations(win: Window, el: Element): Promise<string[]> {
 const chunkRequests = (win: Window): PerformanceResourceTiming[] =>
   (win.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => /\/voice-agent-widget-[^/]+\.js$/.test(e.name));
 
+/**
+ * Counts the reads of the script-tag build's shared global (scripts/classic-entry.mjs), which the conversation chunk
+ * reads as it runs (its imports from the first script): 0 while the chunk is only fetched and compiled.
+ */
+function countChunkRuns(win: Window): () => number {
+  const key = Object.getOwnPropertySymbols(win).find((symbol) => symbol.description?.startsWith('voice-agent-widget:'));
+  if (!key) throw new Error('no shared global of the script-tag build');
+  const value = (win as unknown as Record<symbol, unknown>)[key];
+  let reads = 0;
+  Object.defineProperty(win, key, { configurable: true, get: () => (reads++, value) });
+  return () => reads;
+}
+
+/**
+ * Watches the page's head for `modulepreload` links (added from the moment the frame has loaded: the preload waits for
+ * idle after it): `idle()` resolves once one was added and is gone again (its chunk loaded or failed), and the page is idle.
+ */
+function watchPreloads(win: Window & typeof globalThis): { linked: string[]; idle: () => Promise<void> } {
+  const linked: string[] = [];
+  let removed = 0;
+  new win.MutationObserver((records) => records.forEach((r) => {
+    r.addedNodes.forEach((n) => n instanceof win.HTMLLinkElement && linked.push(`${n.rel} ${n.href}`));
+    r.removedNodes.forEach((n) => n instanceof win.HTMLLinkElement && removed++);
+  })).observe(win.document.head, { childList: true });
+  return {
+    linked,
+    idle: async () => {
+      await until(() => linked.length > 0 && removed === linked.length, 'the chunk preloaded at idle', 10000);
+      await new Promise((resolve) => win.requestIdleCallback ? win.requestIdleCallback(resolve, { timeout: 1000 }) : win.setTimeout(resolve, 200));
+    },
+  };
+}
+
 describe('script-tag build: the launcher first, the conversation on intent', () => {
+  it('fetches and compiles the conversation chunk at idle (a modulepreload) without running it; a press runs it with no second request', async function () {
+    this.timeout(20000);
+    const { frame, win, errors } = await embed(`<script src="${serviceUrl}/voice-agent-widget.js"></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);
+    try {
+      const el = win.document.querySelector('voice-agent-widget')!;
+      const root = () => el.shadowRoot!;
+      const preloads = watchPreloads(win);
+      await until(() => root()?.querySelector('.launcher:not([disabled])'), 'launcher usable');
+      const runs = countChunkRuns(win);
+      await preloads.idle();
+      expect(chunkRequests(win).map((e) => e.name.replace(/.*\//, '').replace(/-[0-9a-f]{10}\.js$/, '')), 'one request, for the conversation').to.deep.equal(['voice-agent-widget-conversation-panel']);
+      expect(preloads.linked, 'a modulepreload of that chunk, removed once loaded').to.deep.equal([`modulepreload ${chunkRequests(win)[0].name}`]);
+      expect(runs(), 'the chunk has not run').to.equal(0);
+      root().querySelector<HTMLButtonElement>('.launcher')!.click();
+      await until(() => root().querySelector('.composer input'), 'the panel');
+      expect(runs(), 'the press ran the chunk').to.be.greaterThan(0);
+      expect(chunkRequests(win), 'no second request').to.have.length(1);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('loads the chunk at the first press when its preload at idle failed (a flaky host), with no failure shown', async function () {
+    this.timeout(20000);
+    const { frame, win, errors } = await embed(`<script src="${serviceUrl}/flaky/1/voice-agent-widget.js"></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);
+    try {
+      const el = win.document.querySelector('voice-agent-widget')!;
+      const root = () => el.shadowRoot!;
+      const preloads = watchPreloads(win);
+      await until(() => root()?.querySelector('.launcher:not([disabled])'), 'launcher usable');
+      await preloads.idle();
+      root().querySelector<HTMLButtonElement>('.launcher')!.click();
+      await until(() => root().querySelector('.composer input, [part~="retry-button"]'), 'the panel or its failure');
+      expect(!!root().querySelector('[part~="retry-button"]'), 'no failure shown').to.equal(false);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      frame.remove();
+    }
+  });
+
   it('paints a usable launcher before the conversation chunk has arrived; a press opens the loading panel at once, then the panel, same box, focus in the input', async function () {
     this.timeout(20000);
     const { frame, win, errors } = await embed(`<script src="${serviceUrl}/slow/2500/voice-agent-widget.js" async></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);

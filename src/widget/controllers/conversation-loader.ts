@@ -12,23 +12,68 @@ export type ConversationLoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
 /**
  * One load per page (per importer), shared by every element: `pending` is forgotten when it fails, so a later `load()`
  * fetches again; `loaded` is the module once it has, for elements that come later to make their panel at once, with no
- * frame of the loading state.
+ * frame of the loading state; `preloaded` once a modulepreload was asked for.
  */
-const loads = new WeakMap<ImportConversation, { pending: Promise<ConversationModule> | null; loaded: ConversationModule | null }>();
+interface SharedLoad {
+  pending: Promise<ConversationModule> | null;
+  loaded: ConversationModule | null;
+  preloaded: boolean;
+}
+
+const loads = new WeakMap<ImportConversation, SharedLoad>();
 
 /** How the module is fetched: `import()`, injectable for unit tests (DESIGN.md rule 11). */
 export type ImportConversation = () => Promise<ConversationModule>;
 
 const importConversation: ImportConversation = () => import('../conversation-panel.js');
 
+/**
+ * Each lazy chunk's URL by chunk name, declared by the script-tag build around its first script
+ * (scripts/classic-entry.mjs); not declared in a bundler's build, whose chunk names only the page's bundler knows.
+ */
+declare const __voiceAgentWidgetChunks: Readonly<Record<string, string>> | undefined;
+
+/**
+ * Fetches and compiles the conversation module without running it: returns true when the browser was asked to (once
+ * per page), false when this build or browser cannot (no chunk URL, no `modulepreload`) and only `import()` can load it
+ * early. Injectable for unit tests (DESIGN.md rule 11).
+ */
+export type PreloadConversation = () => boolean;
+
+/** The chunk URLs asked for by a `modulepreload` on this page. */
+const preloaded = new Set<string>();
+
+/**
+ * The script-tag build's `<link rel="modulepreload">` of the conversation chunk, in the page's head until it has loaded
+ * or failed. The module stays in the page's module map, where the later `import()` of the same URL finds it. A failed
+ * preload is not told (Firefox even fires `load` for one): `load()` finds out, tries once more and reports.
+ */
+const preloadConversationChunk: PreloadConversation = () => {
+  const url = typeof __voiceAgentWidgetChunks === 'object' ? __voiceAgentWidgetChunks?.['conversation-panel'] : undefined;
+  if (typeof url !== 'string') return false;
+  if (preloaded.has(url)) return true;
+  const link = document.createElement('link');
+  if (!link.relList.supports?.('modulepreload')) return false;
+  link.rel = 'modulepreload';
+  link.href = url;
+  const done = (): void => link.remove();
+  link.addEventListener('load', done, { once: true });
+  link.addEventListener('error', done, { once: true });
+  preloaded.add(url);
+  (document.head ?? document.documentElement).append(link);
+  return true;
+};
+
 /** Longest wait (ms) for the browser to go idle after the page's `load` before the module is fetched anyway. */
 export const IDLE_TIMEOUT_MS = 4000;
 
 /**
  * Loads the conversation side of the element (the panel, markdown, the client session, audio) on intent: `load()`
- * (the launcher hovered, focused or pressed, a panel to show, a host API call), or once the browser goes idle after the
- * page's `load` event and the launcher is usable (`preloadWhenIdle()`). In the script-tag build that module is a chunk beside the first script (vite.config.ts); with a
- * bundler, the same `import()` splits it. Once loaded, `panel` is this element's `ConversationPanel`. A failed load is
+ * (the launcher hovered, focused or pressed, a panel to show, a host API call). Once the browser goes idle after the
+ * page's `load` event and the launcher is usable (`preloadWhenIdle()`), it is fetched and compiled ahead of intent:
+ * in the script-tag build, where that module is a chunk beside the first script (vite.config.ts), by a
+ * `modulepreload` that does not run it (the heap it would allocate waits for the visitor); with a bundler, whose
+ * chunk URL the widget cannot know, the same `import()` splits it and runs it at idle. Once loaded, `panel` is this element's `ConversationPanel`. A failed load is
  * told in the console, by `voice-agent-error` (code `load`) and through `status` (the panel offers to try again); it never throws out of `load()` unless
  * awaited. Removing the element cancels the idle wait; the module, once fetched, stays for the page.
  */
@@ -53,14 +98,15 @@ export class ConversationLoaderController implements ReactiveController {
     private readonly shell: PanelShell,
     private readonly onReady: (panel: ConversationPanel) => void,
     private readonly importModule: ImportConversation = importConversation,
+    private readonly preloadModule: PreloadConversation = preloadConversationChunk,
   ) {
     host.addController(this);
   }
 
   /** This importer's page-wide load. */
-  get #shared(): { pending: Promise<ConversationModule> | null; loaded: ConversationModule | null } {
+  get #shared(): SharedLoad {
     let shared = loads.get(this.importModule);
-    if (!shared) loads.set(this.importModule, (shared = { pending: null, loaded: null }));
+    if (!shared) loads.set(this.importModule, (shared = { pending: null, loaded: null, preloaded: false }));
     return shared;
   }
 
@@ -70,12 +116,13 @@ export class ConversationLoaderController implements ReactiveController {
   }
 
   /**
-   * Loads the module once the browser goes idle after the page's `load` event (at once if it has loaded). The element
-   * calls it when its launcher is usable, so the module never competes with the configuration read.
+   * Preloads the module (a `modulepreload`, else `load()`) once the browser goes idle after the page's `load` event (at
+   * once if it has loaded). The element calls it when its launcher is usable, so the module never competes with the
+   * configuration read.
    */
   preloadWhenIdle(): void {
     this.#idleWanted = true;
-    if (this.panel || this.#shared.loaded || this.status !== 'idle' || this.#idle !== undefined) return;
+    if (this.panel || this.#shared.loaded || this.#shared.preloaded || this.status !== 'idle' || this.#idle !== undefined) return;
     if (document.readyState === 'complete') this.#scheduleIdle();
     else addEventListener('load', this.#onLoad, { once: true });
   }
@@ -90,7 +137,9 @@ export class ConversationLoaderController implements ReactiveController {
     if (this.panel) return;
     const run = (): void => {
       this.#idle = undefined;
-      this.load().catch(() => {});
+      this.#idleWanted = false;
+      if (this.preloadModule()) this.#shared.preloaded = true;
+      else this.load().catch(() => {});
     };
     this.#idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS }) : (setTimeout(run, 1) as unknown as number);
   }
@@ -133,7 +182,14 @@ export class ConversationLoaderController implements ReactiveController {
     this.#cancelIdle();
     this.status = 'loading';
     this.host.requestUpdate();
-    const pending = (shared.pending ??= this.importModule().then((module) => (shared.loaded = module))).then(
+    // After a preload, a failed import() may be the preload's failure kept in the module map (Firefox's, for the page's
+    // life): it is tried once more, at a URL of its own in the script-tag build (`?retry=N`, scripts/classic-entry.mjs).
+    if (!shared.pending) {
+      const first = this.importModule();
+      shared.pending = (shared.preloaded ? first.catch(() => this.importModule()) : first).then((module) => (shared.loaded = module));
+      shared.preloaded = false;
+    }
+    const pending = shared.pending.then(
       (module) => this.panel ?? this.#create(module),
       (error: unknown) => {
         shared.pending = null;

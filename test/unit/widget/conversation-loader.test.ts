@@ -72,6 +72,39 @@ describe('ConversationLoaderController', () => {
     }
   });
 
+  it('where the build can preload (the script-tag build\'s modulepreload), only preloads at idle: the module runs on intent', async () => {
+    const idle = holdIdle();
+    try {
+      const fake = fakeImport();
+      let preloads = 0;
+      const { made: loader } = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), () => {}, fake.importModule, () => (preloads++, true)));
+      loader.preloadWhenIdle();
+      idle.run();
+      expect([preloads, fake.calls(), loader.status], 'preloaded, not imported').to.deep.equal([1, 0, 'idle']);
+      loader.preloadWhenIdle();
+      expect(idle.pending(), 'no second idle wait').to.equal(0);
+      await loader.load();
+      expect([preloads, fake.calls(), loader.status]).to.deep.equal([1, 1, 'ready']);
+    } finally {
+      idle.restore();
+    }
+  });
+
+  it('after a preload, a failed import is tried once more before it is told (the preload\'s failure kept in the module map)', async () => {
+    const idle = holdIdle();
+    try {
+      let failures = 1;
+      const fake = fakeImport(() => failures-- > 0);
+      const { made: loader } = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), () => {}, fake.importModule, () => true));
+      loader.preloadWhenIdle();
+      idle.run();
+      await loader.load();
+      expect([fake.calls(), loader.status]).to.deep.equal([2, 'ready']);
+    } finally {
+      idle.restore();
+    }
+  });
+
   it('imports once for every element of the page; a later element makes its panel at once', async () => {
     const fake = fakeImport();
     const first = await mountHost((h) => new ConversationLoaderController(h, shellOf(h), () => {}, fake.importModule));
