@@ -99,10 +99,12 @@ const escapeAttr = (value) => String(value).replace(/&/g, '&amp;').replace(/"/g,
  * A plain article page with one widget embedded the documented way (README "Embed it"): an async classic script and
  * the element. `widget` is `{tag, scriptUrl, attributes}`; any embeddable element fits (a second widget is measured
  * on its own page of the same content).
- * @param {{title?: string, widget: {tag: string, scriptUrl: string, attributes?: Record<string, string>}}} options
+ * @param {{title?: string, widget: {tag: string, scriptUrl: string, attributes?: Record<string, string>} | null}} options
+ *   `widget: null`: the same page without a widget (the heap's baseline)
  */
 export function benchPage({ title = 'A page with a widget', widget }) {
-  const attrs = Object.entries(widget.attributes ?? {}).map(([name, value]) => ` ${name}="${escapeAttr(value)}"`).join('');
+  const attrs = Object.entries(widget?.attributes ?? {}).map(([name, value]) => ` ${name}="${escapeAttr(value)}"`).join('');
+  const embed = widget ? `<script src="${escapeAttr(widget.scriptUrl)}" async></script>\n<${widget.tag}${attrs}></${widget.tag}>\n` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -119,9 +121,7 @@ leave the warehouse the same day; parcels usually arrive within two working days
 within thirty days, unused and in its original packaging: print the label from your account, drop the parcel at any
 post office, and the refund reaches your card within a week of our receiving it. Questions about an order, a return
 or a product? Ask our assistant in the corner of this page, by voice or by text.</p>
-<script src="${escapeAttr(widget.scriptUrl)}" async></script>
-<${widget.tag}${attrs}></${widget.tag}>
-</body>
+${embed}</body>
 </html>
 `;
 }

@@ -17,6 +17,8 @@
 //    the frame that shows the panel's first control (`.composer input` or `.actions button`) visible and enabled;
 //    cold: pressed the moment the launcher is usable (before anything else could load); warm: on the warm visit,
 //    pressed once the network is quiet and the page idle (after any idle preload). Also: press → panel shown.
+// 5. The JS heap the widget adds once the page is idle (warm visit, before the press, after the idle preload): the page's
+//    CDP JSHeapUsedSize after two HeapProfiler.collectGarbage, less the same page's without a widget, measured alike.
 //
 // The servers (bench/launch-servers.mjs): the page on one origin, the widget's files and the reference service
 // (demo/service) on another (the widget is a cross-origin script, talking to the origin it came from), files gzipped
@@ -200,10 +202,12 @@ async function visit(context, widget, condition, press) {
     await page.goto(widget.pageUrl, { waitUntil: 'commit', timeout: LAUNCHER_TIMEOUT_MS });
     const launcher = await withTimeout(launcherReport.promise, LAUNCHER_TIMEOUT_MS, 'the launcher did not become usable');
     let panel = null;
+    let heapIdle = null;
     if (canPress) {
       if (press === 'after-idle') {
         await net.quiet(QUIET_MS);
         await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })));
+        heapIdle = await heapAfterGc(cdp);
         await clickAt(page, launcher.state.launcherRect);
       }
       await pressed;
@@ -238,6 +242,7 @@ async function visit(context, widget, condition, press) {
       launcherUsableMs: s.launcherUsableAt,
       heapAtLauncher: launcher.heap,
       heapAtLauncherInPage: s.heapUsedAtLauncher,
+      heapIdleAfterGc: heapIdle,
       scriptingToLauncherMs: toLauncher.scripting,
       scriptingInclusiveToLauncherMs: toLauncher.scriptingInclusive,
       mainThreadToLauncherMs: toLauncher.total,
@@ -261,6 +266,37 @@ async function visit(context, widget, condition, press) {
     };
   } finally {
     if (stopTrace) await stopTrace().catch(() => {}); // a failed visit: end its trace before the next one starts
+    await page.close().catch(() => {});
+  }
+}
+
+/** The page's JS heap (CDP JSHeapUsedSize, bytes) after two full garbage collections. */
+async function heapAfterGc(cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+}
+
+/**
+ * The heap's baseline: the same page with no widget (`bareUrl`), its probe script included, in `context` under
+ * `condition`, once its network is quiet and it is idle, after a garbage collection (bytes).
+ */
+async function bareHeap(context, bareUrl, probe, condition) {
+  const page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    const net = networkLog(cdp);
+    await cdp.send('Network.enable');
+    await cdp.send('Performance.enable');
+    if (condition.cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: condition.cpu });
+    await page.exposeBinding('__benchReport', () => {});
+    await page.addInitScript({ content: probeScript(probe) });
+    await page.goto(bareUrl, { waitUntil: 'load', timeout: LAUNCHER_TIMEOUT_MS });
+    await net.quiet(QUIET_MS);
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })));
+    return await heapAfterGc(cdp);
+  } finally {
     await page.close().catch(() => {});
   }
 }
@@ -290,6 +326,7 @@ const ROWS = [
   ['main-thread scripting to launcher, warm', 'warm', (r) => r.scriptingToLauncherMs, fmt.msFine],
   ['all main-thread tasks to launcher, cold', 'cold', (r) => r.mainThreadToLauncherMs, fmt.msFine],
   ['JS heap at launcher, cold', 'cold', (r) => r.heapAtLauncher, fmt.mb],
+  ['JS heap added, idle after GC, warm', 'warm', (r) => r.heapAddedIdle, fmt.mb],
   ['bytes before launcher, cold: widget files', 'cold', (r) => r.bytesBeforeLauncher.widget, fmt.kb],
   ['bytes before launcher, cold: service JSON', 'cold', (r) => r.bytesBeforeLauncher.service, fmt.kb],
   ['bytes whole visit, cold: widget files', 'cold', (r) => r.bytesVisit.widget, fmt.kb],
@@ -414,6 +451,7 @@ try {
       own: [scriptUrl.replace(/[^/]*$/, '')],
     });
   }
+  const bareUrl = servers.addPage('bare', { title: 'bench:launch (no widget)', widget: null });
   for (const w of widgets) {
     w.pageUrl = servers.addPage(w.id, { title: `bench:launch (${w.label})`, widget: w });
     w.classify = classifyWith(w.own);
@@ -453,6 +491,11 @@ try {
             let result;
             try {
               result = await visit(context, widget, CONDITIONS[conditionId], press);
+              // The heap the widget adds: its page's, idle after a GC, less the same page's without a widget.
+              if (kind === 'warm' && result.heapIdleAfterGc !== null) {
+                const bare = await bareHeap(context, bareUrl, widget.probe, CONDITIONS[conditionId]);
+                result.heapAddedIdle = bare === null ? null : result.heapIdleAfterGc - bare;
+              }
             } catch (error) {
               result = { error: error.message.split('\n')[0] };
             }
