@@ -17,6 +17,12 @@ import { frameworkAppsPlugin } from './test/frameworks/bundle-apps.mjs';
 
 
 /**
+ * The cache headers a host gives the script-tag build's files: a chunk's name holds its build's hash (immutable), the
+ * first script's does not.
+ */
+const cacheOf = (file) => ({ 'cache-control': /-[0-9a-f]{10}\.js$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache' });
+
+/**
  * Starts the reference Voice Agent Service on 127.0.0.1 (a port of its own, so the widget talks to another origin
  * as on a real site), serving also the freshly built script-tag bundle at `/voice-agent-widget.js` as a service that
  * hosts the widget would. Tells the tests where it is through the virtual module `/__service__.js`:
@@ -50,6 +56,8 @@ function referenceServicePlugin() {
       for (const engine of engines) {
         /** The chunks /flaky/ answered 503 to, once each. */
         const failedOnce = new Set();
+        /** Requests of the script-tag build's files by path (without a query). */
+        const requested = new Map();
         running.set(engine, await startService({
           log: () => {},
           replyDelayMs: 5,
@@ -61,16 +69,22 @@ function referenceServicePlugin() {
             // missing) and /flaky/[<n>/] (each chunk's first request answered 503): the folder a site copies, on a slow or a
             // broken host (test/integration/script-tag.test.ts).
             const [, folder, arg, file] = /^\/(slow|no-chunks|flaky)\/(?:(\d+)\/)?([^/]+)$/.exec(path) ?? [];
+            if (scriptTag[`/${file ?? path.slice(1)}`]) requested.set(path, (requested.get(path) ?? 0) + 1);
+            // How many requests a script-tag file had: /requested/<its path>.
+            if (path.startsWith('/requested/')) {
+              return void res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' })
+                .end(JSON.stringify(requested.get(path.slice('/requested'.length)) ?? 0));
+            }
             if (folder && scriptTag[`/${file}`]) {
               const chunk = file !== 'voice-agent-widget.js';
               if (chunk && folder === 'no-chunks') return void res.writeHead(404).end();
               // /flaky/<n>/: a flaky host of its own (failing each chunk once more), for another test.
               if (chunk && folder === 'flaky' && !failedOnce.has(`${arg}/${file}`)) return void (failedOnce.add(`${arg}/${file}`), res.writeHead(503).end());
-              const send = () => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[`/${file}`]);
+              const send = () => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*', ...cacheOf(file) }).end(scriptTag[`/${file}`]);
               return void (chunk ? setTimeout(send, Number(arg)) : send());
             }
             // CORS on the chunks: a page on another origin loads them with import(), a CORS fetch.
-            if (scriptTag[path]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(scriptTag[path]);
+            if (scriptTag[path]) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*', ...cacheOf(path) }).end(scriptTag[path]);
             // CORS: a page on another origin loads the worklets with audioWorklet.addModule, a CORS fetch (the CSP page).
             else if (worklet) res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(worklet);
             else res.writeHead(404).end();

@@ -11,9 +11,9 @@
 // KEY names this build (a hash of all its chunks, also put in the lazy chunks' file names), so the script loaded twice
 // shares one copy, two different builds on one page never mix, and a cached chunk of another build is never used. The entry's own `import("./chunk.js")` becomes `import(new URL("./chunk.js", <the script's
 // URL>).href)` (with `?retry=N` on a second try): the chunks load from beside the script, wherever it is hosted. The
-// wrapper also declares `__voiceAgentWidgetChunks`, those chunks' URLs by chunk name, for the entry's modulepreload (whose
-// failure counts as a try). (A classic script from another origin,
-// loaded without `crossorigin`, has about:blank as its base URL for import(), so a relative specifier would fail.)
+// wrapper also declares `__voiceAgentWidgetChunks`, those chunks' URLs by chunk name, for the entry's preload at idle.
+// (A classic script from another origin, loaded without `crossorigin`, has about:blank as its base URL for import(), so
+// a relative specifier would fail.)
 // Anything else the conversion cannot keep correct (a static import in the entry, import.meta, a namespace import)
 // fails the build.
 import { createHash } from 'node:crypto';
@@ -39,7 +39,7 @@ export function classicEntry(entryFileName) {
       /** @type {Map<string, string>} old file name -> new */
       const renamed = new Map(chunks.map((chunk) => [chunk.fileName, `voice-agent-widget-${chunk.name}-${key}.js`]));
       const rename = (specifier) => (specifier.startsWith('./') && renamed.get(specifier.slice(2)) ? `./${renamed.get(specifier.slice(2))}` : specifier);
-      // The chunks the entry loads with import(), by chunk name (`conversation-panel`), for its modulepreload at idle.
+      // The chunks the entry loads with import(), by chunk name (`conversation-panel`), for its preload at idle.
       const lazy = Object.fromEntries(chunks.filter((chunk) => entry.dynamicImports.includes(chunk.fileName)).map((chunk) => [chunk.name, rename(`./${chunk.fileName}`)]));
       entry.code = classicScript(entry.code, shared, rename, lazy, (message) => this.error(`classic-entry: ${entryFileName}: ${message}`));
       for (const chunk of chunks) {

@@ -126,7 +126,12 @@ export async function startEngineServices(engines) {
   let runtimeDir;
   const stop = () => {
     for (const { child } of children.reverse()) if (child.exitCode === null) child.kill('SIGTERM');
-    if (runtimeDir) rmSync(runtimeDir, { recursive: true, force: true });
+    // A process just told to stop may still write there (PulseAudio): retried, and never thrown out of a run's end.
+    try {
+      if (runtimeDir) rmSync(runtimeDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch (error) {
+      console.warn(`engines: ${runtimeDir} not removed: ${error.message}`);
+    }
   };
   try {
     const needs = (name, path, pkg) => {

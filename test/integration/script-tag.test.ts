@@ -106,9 +106,10 @@ function watchPreloads(win: Window & typeof globalThis): { linked: string[]; idl
 }
 
 describe('script-tag build: the launcher first, the conversation on intent', () => {
-  it('fetches and compiles the conversation chunk at idle (a modulepreload) without running it; a press runs it with no second request', async function () {
+  it('fetches the conversation chunk at idle without running it (a prefetch; a modulepreload where the engine has no prefetch); a press runs it with no second request', async function () {
     this.timeout(20000);
-    const { frame, win, errors } = await embed(`<script src="${serviceUrl}/voice-agent-widget.js"></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);
+    // A folder of its own (/slow/1/: chunks 1 ms late), so that no other test's request or cached copy counts here.
+    const { frame, win, errors } = await embed(`<script src="${serviceUrl}/slow/1/voice-agent-widget.js"></script><voice-agent-widget agent-id="agent_text_only"></voice-agent-widget>`);
     try {
       const el = win.document.querySelector('voice-agent-widget')!;
       const root = () => el.shadowRoot!;
@@ -116,13 +117,17 @@ describe('script-tag build: the launcher first, the conversation on intent', () 
       await until(() => root()?.querySelector('.launcher:not([disabled])'), 'launcher usable');
       const runs = countChunkRuns(win);
       await preloads.idle();
-      expect(chunkRequests(win).map((e) => e.name.replace(/.*\//, '').replace(/-[0-9a-f]{10}\.js$/, '')), 'one request, for the conversation').to.deep.equal(['voice-agent-widget-conversation-panel']);
-      expect(preloads.linked, 'a modulepreload of that chunk, removed once loaded').to.deep.equal([`modulepreload ${chunkRequests(win)[0].name}`]);
+      const chunk = chunkRequests(win).map((e) => e.name);
+      expect(chunk.map((url) => url.replace(/.*\//, '').replace(/-[0-9a-f]{10}\.js$/, '')), 'the conversation chunk, fetched').to.deep.equal(['voice-agent-widget-conversation-panel']);
+      const requested = async (): Promise<number> => (await fetch(`${serviceUrl}/requested${new URL(chunk[0]).pathname}`)).json();
+      expect(await requested(), 'one request').to.equal(1);
+      const rel = document.createElement('link').relList.supports('prefetch') ? 'prefetch' : 'modulepreload';
+      expect(preloads.linked, 'one link for that chunk, removed once loaded').to.deep.equal([`${rel} ${chunk[0]}`]);
       expect(runs(), 'the chunk has not run').to.equal(0);
       root().querySelector<HTMLButtonElement>('.launcher')!.click();
       await until(() => root().querySelector('.composer input'), 'the panel');
       expect(runs(), 'the press ran the chunk').to.be.greaterThan(0);
-      expect(chunkRequests(win), 'no second request').to.have.length(1);
+      expect(await requested(), 'no second request').to.equal(1);
       expect(errors).to.deep.equal([]);
     } finally {
       frame.remove();
