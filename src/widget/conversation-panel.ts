@@ -95,10 +95,40 @@ export class ConversationPanel implements ReactiveController {
     return this.#terms.open;
   }
 
-  /** What takes focus when the panel opens: the text input, else the first conversation button. */
+  /**
+   * What takes focus when the panel opens: in a voice call the call's first control (the mute toggle, else the end
+   * button: a text input would open a phone's keyboard and blink its caret through the call), else the text input,
+   * else the first conversation button.
+   */
   firstControl(): HTMLElement | null {
+    const actions = this.#actions?.isConnected ? this.#actions : null;
+    if (this.#voice.state !== 'off') {
+      const control = actions?.querySelector<HTMLElement>('[part~="mute-button"]:not([disabled]), [part~="end-button"]');
+      if (control) return control;
+    }
     if (this.#input?.isConnected) return this.#input as HTMLElement;
-    return this.#actions?.isConnected ? this.#actions.querySelector('button') : null;
+    return actions?.querySelector('button') ?? null;
+  }
+
+  /** The control that had focus in the shadow root as an update began (`hostUpdated` puts focus back when it went). */
+  #focused: Element | null = null;
+
+  hostUpdate(): void {
+    this.#focused = (this.shell.host.renderRoot as ShadowRoot).activeElement;
+  }
+
+  /**
+   * A focused control the update took away (the call button once the call starts, the end button once it ends) hands
+   * focus to `firstControl()`, so the keyboard never falls back to the page's start; focus the page moved elsewhere
+   * meanwhile stays where it is.
+   */
+  hostUpdated(): void {
+    const focused = this.#focused;
+    this.#focused = null;
+    if (!focused || focused.isConnected || (this.shell.host.renderRoot as ShadowRoot).activeElement) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== this.shell.host) return;
+    this.firstControl()?.focus();
   }
 
   readonly #onPanelKeydown = (event: KeyboardEvent): void => {

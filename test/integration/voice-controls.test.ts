@@ -148,13 +148,33 @@ describe('voice call controls', () => {
     await tabTo(el, '[part~="start-call-button"]', 'Shift+Tab');
     await sendKeys({ press: 'Enter' });
     await until(() => live(el), 'the call is live', 10000);
-    const mute = await tabTo(el, '[part~="mute-button"]');
+    // The call button is gone: its focus went to the call's first control, not back to the page.
+    const mute = el.shadowRoot!.activeElement as HTMLElement | null;
+    expect(mute?.getAttribute('part'), 'focus on the mute toggle').to.equal('button mute-button');
     await pressKey('Space');
     await el.updateComplete;
-    expect(mute.getAttribute('aria-pressed')).to.equal('true');
+    expect(mute!.getAttribute('aria-pressed')).to.equal('true');
     await tabTo(el, '[part~="mode-button"]');
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
     expect(notices(el)).to.deep.equal([LABEL.switchedToText]);
+    // Ending the call by the keyboard: focus goes on to the panel's first control, not back to the page.
+    await tabTo(el, '[part~="end-button"]');
+    await sendKeys({ press: 'Enter' });
+    await until(() => !live(el) && part(el, 'start-call-button'), 'the call ended', 10000);
+    expect(el.shadowRoot!.activeElement?.getAttribute('part'), 'focus in the panel').to.equal('input');
+  });
+
+  it('a call started through the terms dialog puts focus on the call\'s first control (not the text input: a phone\'s keyboard)', async function () {
+    this.timeout(20000);
+    const el = await mountWidget(await createAgent({ widget: { terms_text: 'Calls are recorded.', mic_muting_enabled: true } }));
+    await openPanel(el);
+    part(el, 'start-call-button')!.click();
+    await until(() => part(el, 'accept-terms-button'), 'the terms dialog');
+    part(el, 'accept-terms-button')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => live(el), 'the call is live', 10000);
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement?.getAttribute('part')).to.equal('button mute-button');
   });
 });

@@ -7,7 +7,8 @@ import type { ElementCallback } from '../parts/element-ref.js';
  * The terms a visitor accepts before the first conversation (PROTOCOL.md section 2): whether they are still to be
  * accepted, the dialog's open state (kept here and nowhere else) and what waits for acceptance. Accepting is remembered
  * for this page view and under `terms_key` in localStorage; declining starts nothing. Opening shows the `<dialog>` as
- * a modal; closing returns focus to what opened it (or, when that is gone, to what `fallbackFocus` finds). The dialog
+ * a modal; declining returns focus to what opened it (or, when that is gone, to what `fallbackFocus` finds), accepting
+ * puts it on what `fallbackFocus` finds once what waited has started (the panel's first control for it). The dialog
  * is the one the terms part hands over through `dialogRef`.
  */
 export class TermsController implements ReactiveController {
@@ -72,6 +73,9 @@ export class TermsController implements ReactiveController {
     } catch {
       log.warn('no localStorage: terms acceptance kept for this page view only.');
     }
+    // What was accepted changes the panel (a call's controls, a chat's input): focus goes to its first control, not
+    // back to where the dialog was opened from (a text input, in a call, would open a phone's keyboard).
+    this.#opener = null;
     this.close();
     start?.();
   }

@@ -66,7 +66,7 @@ describe('TermsController', () => {
     expect(mounted.$('dialog')).to.equal(null);
   });
 
-  it('opens the dialog as a modal; accept remembers, closes, runs what waited once and returns focus to the opener', async () => {
+  it('opens the dialog as a modal; accept remembers, closes, runs what waited once and puts focus on what it started (the fallback, not the opener)', async () => {
     const mounted = await mountTerms();
     const { host, terms, $ } = mounted;
     const { starts } = await runFromOpener(mounted);
@@ -82,7 +82,7 @@ describe('TermsController', () => {
     expect(localStorage.getItem(KEY)).to.equal('accepted');
     await host.updateComplete;
     expect($('dialog')).to.equal(null);
-    await until(() => focused(host) === $('.opener'), 'focus back on the opener');
+    await until(() => focused(host) === $('.fallback'), 'focus on the panel\'s first control');
     expect(terms.pending(UNKEYED), 'accepted for this page view').to.equal(false);
     terms.accept(TERMS);
     expect(starts(), 'accept again runs nothing more').to.equal(1);
