@@ -5,8 +5,9 @@
 //   worklet files, at most 64 KB. The worklets' sources chunk (voice-agent-widget-worklet-files-*.js) is loaded instead
 //   of the two files only where they fail (a Blob URL): the larger of the two ways is counted.
 // Run `npm run bench:size` (it builds first). Exits 1 over the first script's budget, or over the voice call's budget
-// and its allowance: CALL_ALLOWANCE, 2 KB for the call worker (issue 18: a call's socket, audio and levels off the
-// page's main thread, 95 → 14 ms of main-thread time a second; README "Size"), printed as over the budget whenever used.
+// and its allowance: CALL_ALLOWANCE, 2.5 KB for issue 18 (the call worker: a call's socket, audio and levels off the
+// page's main thread, 95 → 14 ms of main-thread time a second; the conversation chunk's preload at idle that does not
+// run it, 0.78 → 0.49 MB of heap; focus kept in the panel through a call; README "Size"), printed whenever used.
 // The npm entries are listed for reference.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -23,8 +24,8 @@ function gzipSize(file, source) {
 
 const FIRST_BUDGET = 20 * 1024;
 const CALL_BUDGET = 64 * 1024;
-/** How far past CALL_BUDGET a voice call may go, knowingly: the call worker's code (see the note above). */
-const CALL_ALLOWANCE = 2 * 1024;
+/** How far past CALL_BUDGET a voice call may go, knowingly: issue 18's code (see the note above). */
+const CALL_ALLOWANCE = 2.5 * 1024;
 const FIRST = 'dist/voice-agent-widget.js';
 let names;
 try {
@@ -64,6 +65,6 @@ const parts = `first script + ${chunks.length - (sourcesChunk ? 1 : 0)} chunk(s)
 console.log(`a whole voice call (${parts}): ${verdict(call, CALL_BUDGET)}`);
 if (call > CALL_BUDGET) {
   const within = call <= CALL_BUDGET + CALL_ALLOWANCE;
-  console.log(`  ${within ? 'within' : 'OVER'} the ${CALL_ALLOWANCE / 1024} KB allowance for the call worker (issue 18; README "Size"): ${CALL_BUDGET + CALL_ALLOWANCE - call} B left`);
+  console.log(`  ${within ? 'within' : 'OVER'} the ${CALL_ALLOWANCE / 1024} KB allowance for issue 18's call worker and preload (README "Size"): ${CALL_BUDGET + CALL_ALLOWANCE - call} B left`);
 }
 process.exit(first <= FIRST_BUDGET && call <= CALL_BUDGET + CALL_ALLOWANCE ? 0 : 1);

@@ -57,11 +57,19 @@ export function chooseLanguage(
   return attribute ? config.language : preferredLanguage(config, browserLanguages);
 }
 
+/** The names `languageName` found (an `Intl.DisplayNames` is costly to make, and the header asks at each render). */
+const names = new Map<string, string>();
+
 /** A language's own name for itself (`de` → "Deutsch"), from the browser's `Intl.DisplayNames`; the tag when unknown. */
 export function languageName(language: string): string {
-  try {
-    return new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
-  } catch {
-    return language;
+  let name = names.get(language);
+  if (name === undefined) {
+    try {
+      name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
+    } catch {
+      name = language;
+    }
+    names.set(language, name);
   }
+  return name;
 }

@@ -169,6 +169,8 @@ export class VoiceAgentWidget extends LitElement {
   #focusOnReady = false;
   /** The property values already reported as unusable, by attribute: each is told once, not on every update. */
   readonly #reported = new Map<string, unknown>();
+  /** The property values `#attributes()` last read, and what it made of them. */
+  #attributeText: [values: unknown[], text: AttributeValues] | null = null;
 
   /** The agent's id (SERVICE-INTERFACE.md 2.11 `agent_id`); required unless `signed-url` holds it. */
   agentId = '';
@@ -254,13 +256,15 @@ export class VoiceAgentWidget extends LitElement {
    * a value of the wrong type is reported once and reads as absent).
    */
   #attributes(): AttributeValues {
-    return Object.fromEntries(OVERRIDE_ATTRIBUTES.map((name) => {
-      const value: unknown = this[propertyOf(name) as keyof this];
-      return [name, attributeText(name, value, (message) => {
-        if (this.#reported.get(name) !== value) log.warn(message);
-        this.#reported.set(name, value);
-      })];
-    }));
+    // Made again only when a property changed: each update asks (a call updates the element often).
+    const values = OVERRIDE_ATTRIBUTES.map((name): unknown => this[propertyOf(name) as keyof this]);
+    if (this.#attributeText?.[0].every((value, i) => value === values[i])) return this.#attributeText[1];
+    const text = Object.fromEntries(OVERRIDE_ATTRIBUTES.map((name, i) => [name, attributeText(name, values[i], (message) => {
+      if (this.#reported.get(name) !== values[i]) log.warn(message);
+      this.#reported.set(name, values[i]);
+    })]));
+    this.#attributeText = [values, text];
+    return text;
   }
 
   get #open(): boolean {

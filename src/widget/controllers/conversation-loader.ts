@@ -34,14 +34,11 @@ const importConversation: ImportConversation = () => import('../conversation-pan
 declare const __voiceAgentWidgetChunks: Readonly<Record<string, string>> | undefined;
 
 /**
- * Fetches the conversation module ahead of intent without running it: returns true when the browser was asked to (once
- * per page), false when this build or browser cannot (no chunk URL, neither `prefetch` nor `modulepreload`) and only
+ * Fetches the conversation module ahead of intent without running it: returns true when the browser was asked to,
+ * false when this build or browser cannot (no chunk URL, neither `prefetch` nor `modulepreload`) and only
  * `import()` can load it early. Injectable for unit tests (DESIGN.md rule 11).
  */
 export type PreloadConversation = () => boolean;
-
-/** The chunk URLs asked for on this page. */
-const preloaded = new Set<string>();
 
 /**
  * The script-tag build's `<link>` for the conversation chunk, in the page's head until it has loaded or failed:
@@ -55,19 +52,14 @@ const preloaded = new Set<string>();
  * more and reports.
  */
 const preloadConversationChunk: PreloadConversation = () => {
-  const url = typeof __voiceAgentWidgetChunks === 'object' ? __voiceAgentWidgetChunks?.['conversation-panel'] : undefined;
-  if (typeof url !== 'string') return false;
-  if (preloaded.has(url)) return true;
+  const url = typeof __voiceAgentWidgetChunks === 'object' && __voiceAgentWidgetChunks['conversation-panel'];
   const link = document.createElement('link');
-  const rel = (['prefetch', 'modulepreload'] as const).find((r) => link.relList.supports?.(r));
-  if (!rel) return false;
+  const rel = ['prefetch', 'modulepreload'].find((r) => link.relList.supports?.(r));
+  if (typeof url !== 'string' || !rel) return false;
   link.rel = rel;
-  if (rel === 'prefetch') link.crossOrigin = 'anonymous';
+  link.crossOrigin = 'anonymous';
   link.href = url;
-  const done = (): void => link.remove();
-  link.addEventListener('load', done, { once: true });
-  link.addEventListener('error', done, { once: true });
-  preloaded.add(url);
+  link.onload = link.onerror = () => link.remove();
   (document.head ?? document.documentElement).append(link);
   return true;
 };

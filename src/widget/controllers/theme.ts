@@ -33,6 +33,8 @@ function errorMixOf(theme: Theme): number | undefined {
 export class ThemeController implements ReactiveController {
   #sheet: CSSStyleSheet | null = null;
   #rule = '';
+  /** The configuration `#rule` was made from. */
+  #for: WidgetConfig | null = null;
 
   constructor(private readonly host: ReactiveElement, private readonly config: () => WidgetConfig | null) {
     host.addController(this);
@@ -45,7 +47,11 @@ export class ThemeController implements ReactiveController {
       this.#sheet = new CSSStyleSheet();
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#sheet];
     }
-    const theme = resolveTheme(this.config() ?? (defaultConfig ??= resolveWidgetConfig({}, () => {}, location.href)));
+    // Resolved again only for another configuration (not at each update: a call updates the element often).
+    const config = this.config() ?? (defaultConfig ??= resolveWidgetConfig({}, () => {}, location.href));
+    if (config === this.#for) return;
+    this.#for = config;
+    const theme = resolveTheme(config);
     const rule = themeRule(theme, errorMixOf(theme));
     if (rule !== this.#rule) this.#sheet.replaceSync((this.#rule = rule));
   }

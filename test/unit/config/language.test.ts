@@ -1,6 +1,6 @@
 // PROTOCOL.md section 2 (`language`, `supported_language_overrides`): which language the conversation speaks.
 import { expect } from '@open-wc/testing';
-import { chooseLanguage, offeredLanguages, preferredLanguage } from '../../../src/config/language.js';
+import { chooseLanguage, languageName, offeredLanguages, preferredLanguage } from '../../../src/config/language.js';
 import { resolveWidgetConfig } from '../../../src/config/validate.js';
 
 /** An agent in `language` offering `overrides`, as validated (the `language` attribute, when set, is laid over it). */
@@ -64,6 +64,27 @@ describe('chooseLanguage', () => {
       const first = chooseLanguage(config, attribute, previous, chosen, browser);
       expect(offeredLanguages(config)).to.include(first);
       expect(chooseLanguage(config, attribute, attribute, first, browser), JSON.stringify([attribute, previous, chosen])).to.equal(first);
+    }
+  });
+});
+
+describe('languageName', () => {
+  it('names a language in itself, the tag when unknown, making one Intl.DisplayNames per language (the header asks at each render)', () => {
+    const { DisplayNames } = Intl;
+    let made = 0;
+    const intl = Intl as { DisplayNames: typeof DisplayNames };
+    intl.DisplayNames = class extends DisplayNames {
+      constructor(...args: ConstructorParameters<typeof DisplayNames>) {
+        super(...args);
+        made += 1;
+      }
+    } as typeof DisplayNames;
+    try {
+      expect([languageName('nl'), languageName('nl'), languageName('nl')]).to.deep.equal(['Nederlands', 'Nederlands', 'Nederlands']);
+      expect(made).to.equal(1);
+      expect(languageName('not a tag')).to.equal('not a tag');
+    } finally {
+      intl.DisplayNames = DisplayNames;
     }
   });
 });
