@@ -46,9 +46,9 @@ export interface ConversationSources {
 }
 
 /**
- * How long the transcript may lag a streamed reply's text (ms): the `delta`s of `agent_chat_response_part` that come
- * within it are drawn together, at most about 8 times a second, rather than once each (each draw re-renders the
- * message's growing markdown); its `start` and `stop`, and every other message, are drawn at once.
+ * How long the transcript may lag a streamed reply's text (ms): the parts of `agent_chat_response_part` (`start`,
+ * `delta`s, `stop`) that come within it are drawn together, at most about 8 times a second, rather than once each (each
+ * draw re-renders the message's growing markdown); every other message is drawn at once, with what waited.
  */
 export const STREAM_DRAW_MS = 120;
 
@@ -158,12 +158,14 @@ export class ConversationController implements ReactiveController {
       this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId }));
       this.announceStatus();
     });
+    // A streamed reply's parts are all drawn later: its `start` (an empty bubble) with its first deltas, its `stop`
+    // with the `agent_response` that follows it at once (or within STREAM_DRAW_MS when none does).
     on('agent_chat_response_part', ({ text_response_part: part }) => {
-      const entry = this.#agentEntry(part.event_id);
+      const entry = this.#agentEntry(part.event_id, false);
       if (part.type === 'start') entry.text = '';
       else entry.text += part.text ?? '';
       entry.streaming = part.type !== 'stop';
-      return part.type === 'delta' ? 'later' : undefined;
+      return 'later';
     });
     on('agent_response', ({ agent_response_event: response }) => {
       const entry = this.#agentEntry(response.event_id);
@@ -335,9 +337,9 @@ export class ConversationController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** The agent entry of turn `eventId`, added when there is none. */
-  #agentEntry(eventId: number): TranscriptEntry {
-    return this.#findAgent(eventId) ?? this.#add({ role: 'agent', text: '', eventId, streaming: true });
+  /** The agent entry of turn `eventId`, added when there is none (and drawn at once unless `draw` is false). */
+  #agentEntry(eventId: number, draw = true): TranscriptEntry {
+    return this.#findAgent(eventId) ?? this.#add({ role: 'agent', text: '', eventId, streaming: true }, draw);
   }
 
   /** The agent entry of turn `eventId`, or undefined: from the end, so a delta costs the same in a long transcript. */
@@ -349,10 +351,10 @@ export class ConversationController implements ReactiveController {
     return undefined;
   }
 
-  #add(entry: Omit<TranscriptEntry, 'key'>): TranscriptEntry {
+  #add(entry: Omit<TranscriptEntry, 'key'>, draw = true): TranscriptEntry {
     const full = { ...entry, key: this.#nextKey++ };
     this.transcript.push(full);
-    this.host.requestUpdate();
+    if (draw) this.host.requestUpdate();
     return full;
   }
 }

@@ -121,29 +121,34 @@ describe('ConversationController', () => {
     expect(agentEntries(conversation).map((t) => t.text)).to.deep.equal(['Hello, Ada.', 'Anything else?']);
   });
 
-  it('draws the deltas of a streamed reply together, within STREAM_DRAW_MS; its start, stop and other messages at once', async () => {
-    const { host, socket } = await connected();
+  it('draws the parts of a streamed reply (start, deltas, stop) together, within STREAM_DRAW_MS; agent_response and other messages at once', async () => {
+    const { host, socket, conversation } = await connected();
     let updates = 0;
     const requestUpdate = host.requestUpdate.bind(host);
     host.requestUpdate = (...args: Parameters<typeof requestUpdate>) => (updates++, requestUpdate(...args));
     const part = (type: 'start' | 'delta' | 'stop', text?: string): void =>
       socket.serverSends({ type: 'agent_chat_response_part', text_response_part: { type, event_id: 7, text } });
     part('start', '');
-    expect(updates, 'start: at once').to.equal(2); // the new entry, then the message
-    updates = 0;
+    expect(agentEntries(conversation).map((t) => [t.text, t.streaming]), 'the entry, made at once').to.deep.equal([['', true]]);
     for (let i = 0; i < 10; i++) {
       part('delta', `word ${i} `);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    expect(updates, 'no draw yet for the deltas').to.equal(0);
-    await until(() => updates === 1, 'one draw for the ten deltas', STREAM_DRAW_MS * 4);
+    expect(updates, 'no draw yet for the start and the deltas').to.equal(0);
+    await until(() => updates === 1, 'one draw for the start and the ten deltas', STREAM_DRAW_MS * 4);
     await new Promise((resolve) => setTimeout(resolve, STREAM_DRAW_MS * 2));
     expect(updates, 'and no more').to.equal(1);
     part('delta', 'last');
     part('stop');
-    expect(updates, 'stop: at once, the pending draw dropped').to.equal(2);
+    expect(updates, 'the stop waits too').to.equal(1);
+    socket.serverSends({ type: 'agent_response', agent_response_event: { event_id: 7, agent_response: 'word 0 … last' } });
+    expect(updates, 'agent_response: at once, with what waited').to.equal(2);
     await new Promise((resolve) => setTimeout(resolve, STREAM_DRAW_MS * 2));
-    expect(updates).to.equal(2);
+    expect(updates, 'the pending draw dropped').to.equal(2);
+    part('start', '');
+    part('stop');
+    await until(() => updates === 3, 'a stop with no agent_response after it: drawn within STREAM_DRAW_MS', STREAM_DRAW_MS * 4);
+    expect(agentEntries(conversation).at(-1)!.streaming).to.equal(false);
   });
 
   it('stops a streaming reply when the conversation ends mid-stream', async () => {
