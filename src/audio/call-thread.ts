@@ -128,7 +128,7 @@ function socketClass(worker: Worker, post: (command: CallWorkerCommand) => void)
 
     constructor(readonly url: string) {
       worker.onmessage = ({ data }: MessageEvent<CallWorkerReport>) => {
-        if ('frame' in data) this.onmessage?.(new MessageEvent('message', { data: data.frame }));
+        if ('frames' in data) for (const frame of data.frames) this.onmessage?.(new MessageEvent('message', { data: frame }));
         else if ('open' in data) {
           this.readyState = 1;
           this.onopen?.(new Event('open'));

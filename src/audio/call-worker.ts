@@ -24,8 +24,9 @@
  * - `{watch: true}`: from then on, copies of what goes through (`{watched: [kind, value, ms]}`, `ms` since the epoch),
  *   for tests and debugging.
  *
- * Messages to the page (`CallWorkerReport`): `{ready: 1}` once running; `{open: 1}`; `{frame: text}` for each frame
- * received, in order, but for two kinds the page does not use once the audio is attached: an `audio` event (its
+ * Messages to the page (`CallWorkerReport`): `{ready: 1}` once running; `{open: 1}`; `{frames: [text, …]}` with the
+ * frames received, in order (a frame after `FRAMES_MS` of none goes at once; a burst within it, a reply's streamed
+ * parts, goes together at its end: one task and one render on the page, not one each), but for two kinds the page does not use once the audio is attached: an `audio` event (its
  * samples go to the playback worklet here, the page gets it with `audio_base_64` emptied) and a `vad_score` are
  * forwarded only when no frame was for a second (so that the session's silence watchdog still hears the service);
  * `{closed: [code, reason]}` when the socket closed (the worker then ends itself); `{refused: [name, message]}` when the
@@ -51,7 +52,7 @@ export type CallWorkerCommand =
 export type CallWorkerReport =
   | { ready: 1 }
   | { open: 1 }
-  | { frame: string | ArrayBuffer | Blob }
+  | { frames: (string | ArrayBuffer | Blob)[] }
   | { closed: [code: number, reason: string] }
   | { refused: [name: string, message: string] }
   | { watched: [kind: WatchedKind, value: unknown, ms: number] };
@@ -69,6 +70,11 @@ function runCallWorker(): void {
   let decode: (bytes: Uint8Array) => Float32Array = (bytes) => new Float32Array(bytes.length >> 1);
   let interrupted = -Infinity;
   let watched = false;
+  /**
+   * How long (ms) frames that follow one another are gathered before they go to the page together: a delay a reader
+   * cannot see (the page draws a streamed reply every 120 ms anyway); the audio never waits, it plays from here.
+   */
+  const FRAMES_MS = 50;
   const post = (report: CallWorkerReport): void => scope.postMessage(report);
   const watch = (kind: WatchedKind, value: unknown): void => {
     if (watched) post({ watched: [kind, value, performance.timeOrigin + performance.now()] });
@@ -119,13 +125,32 @@ function runCallWorker(): void {
   };
   /** When a frame was last forwarded (performance.now(), ms). */
   let forwarded = 0;
+  /** Frames received and not yet handed to the page, when the page last got frames (ms), and the timer that will. */
+  let pending: (string | ArrayBuffer | Blob)[] = [];
+  let handed = -Infinity;
+  let handTimer: ReturnType<typeof setTimeout> | 0 = 0;
+  const hand = (): void => {
+    clearTimeout(handTimer);
+    handTimer = 0;
+    if (!pending.length) return;
+    post({ frames: pending });
+    pending = [];
+    handed = performance.now();
+  };
+  /** Hands `frame` to the page: at once after FRAMES_MS of none, else with the others at the end of that time. */
+  const forward = (frame: string | ArrayBuffer | Blob): void => {
+    pending.push(frame);
+    const wait = handed + FRAMES_MS - performance.now();
+    if (wait <= 0) hand();
+    else handTimer ||= setTimeout(hand, wait);
+  };
   /**
    * Plays an `audio` event here; forwards it without its audio, like a `vad_score`, only when nothing else was
    * forwarded for a second (the page uses neither; one a second keeps its session's silence watchdog fed). Anything
    * else is forwarded as it came.
    */
   const receive = (data: string | ArrayBuffer | Blob): void => {
-    if (typeof data !== 'string') return post({ frame: data });
+    if (typeof data !== 'string') return forward(data);
     watch('received', data);
     let text = data;
     let quiet = false;
@@ -152,7 +177,7 @@ function runCallWorker(): void {
     const now = performance.now();
     if (quiet && now - forwarded < 1000) return;
     forwarded = now;
-    post({ frame: text });
+    forward(text);
   };
   const open = (url: string): void => {
     try {
@@ -168,6 +193,7 @@ function runCallWorker(): void {
     socket.onmessage = ({ data }) => receive(data);
     socket.onclose = ({ code, reason }) => {
       watch('closed', code);
+      hand();
       post({ closed: [code, reason] });
       scope.close();
     };

@@ -78,6 +78,35 @@ describe('CallWorker', () => {
     }
   });
 
+  it('hands the page a burst of frames (a streamed reply) in one message, in order; a frame after a quiet spell at once', async function () {
+    this.timeout(15000);
+    const session = new ConversationSession({ url: conversationSocketUrl(serviceUrl, 'agent_text_only'), WebSocket: worker!.WebSocket });
+    const types: string[] = [];
+    session.addEventListener('agent_chat_response_part', (e) => types.push(`part:${e.detail.text_response_part.type}`));
+    session.addEventListener('agent_response', () => types.push('agent_response'));
+    // What the worker posts the page, as it posts it.
+    const batches: string[][] = [];
+    watch.workers[0]!.addEventListener('message', ({ data }: MessageEvent) => {
+      if ('frames' in data) batches.push(data.frames.map((f: string) => JSON.parse(f).type));
+    });
+    await session.start();
+    await sleep(200);
+    const before = batches.length;
+    const received = watch.events.length;
+    types.length = 0;
+    session.sendUserMessage('Tell me about your opening hours.');
+    await until(() => types.includes('agent_response'), 'the reply');
+    expect(types.slice(0, 2), 'a streamed reply').to.deep.equal(['part:start', 'part:delta']);
+    const reply = batches.slice(before).flat();
+    const onSocket = watch.events.slice(received).filter((e) => e.kind === 'received').map((e) => e.kind === 'received' && e.frame.type);
+    expect(reply, 'every frame handed on, in order').to.deep.equal(onSocket);
+    expect(types.slice(-1)).to.deep.equal(['agent_response']);
+    expect(batches.length - before, `${reply.length} frames in ${batches.length - before} messages`).to.be.below(reply.length);
+    expect(batches[before]!.length, 'the first frame after a quiet spell alone, at once').to.equal(1);
+    session.end();
+    await watch.closed();
+  });
+
   it('carries a conversation for a session, and hands it vad_score messages at most once a second once the audio is attached', async function () {
     this.timeout(15000);
     const session = new ConversationSession({ url: conversationSocketUrl(serviceUrl, 'agent_minimal'), WebSocket: worker!.WebSocket });
