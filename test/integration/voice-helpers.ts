@@ -284,7 +284,7 @@ export function watchCall(win: typeof window = window) {
       else {
         // As the worker forwards a frame; recorded here, since the worker never saw it.
         record(data);
-        socket.dispatchEvent(new win.MessageEvent('message', { data: { frame: data } }));
+        socket.dispatchEvent(new win.MessageEvent('message', { data: { frames: [data] } }));
       }
     },
     /** Every socket closed: then every frame a call worker sent has been recorded (its copies come before its close). */
