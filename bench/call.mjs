@@ -11,9 +11,12 @@
 // - `listening` and `speaking`: a call of `--seconds` (12), cut into the turns the widget reports
 //   (`voice-agent-status`, whose `turn` the page marks with performance.mark): each turn's work over its length.
 //
-// The same windows without a trace (a trace itself slows the page): CDP Performance.getMetrics (TaskDuration,
-// ScriptDuration, RecalcStyleDuration + LayoutDuration; no paint), read every 250 ms, rows marked `(no trace)`; the
-// turn comes from a console message the page logs at each change (no script is run in the page to read it).
+// Then without a trace (a trace itself slows the page), as a page owner would measure from outside: CDP
+// Performance.getMetrics (TaskDuration, ScriptDuration, RecalcStyleDuration + LayoutDuration; no paint) over whole 3 s
+// windows, nothing dropped at a turn change: the panel idle; the call's first 3 s (the first exchange, and the first
+// use of code and fonts); each later 3 s of it (an exchange each); and, in a second browser whose microphone says its
+// sentence once in 15 s (speech.wav then silence, written to a temporary file), the windows through which the agent
+// spoke. The turn comes from a console message the page logs at each change (no script is run in the page to read it).
 //
 // Columns: task (all main-thread work), script (evaluation, parse and compile), style+layout, paint (paint, composite,
 // layerize, hit tests), other (GC and the rest). Conditions: `none` and `cpu4x` (CDP Emulation.setCPUThrottlingRate 4,
@@ -22,13 +25,15 @@
 // Options: --agent ID (agent_demo_support) · --seconds N (12) · --conditions none,cpu4x · --dist DIR (dist) ·
 // --runs N (3; the median run of each window is printed) · --trace-dir DIR (keeps the traces) · --reduced-motion (the
 // page emulates prefers-reduced-motion: reduce, so no level is drawn: what the rest of the call costs).
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startService } from '../demo/service/service.mjs';
-import { chromiumArgsWithFakeMicrophone, chromiumPath } from '../scripts/chromium.mjs';
+import { chromiumArgsWithFakeMicrophone, chromiumPath, fakeMicrophoneWav } from '../scripts/chromium.mjs';
+import { callPage, median, scriptTagFiles, servePages, speechOnce } from './call-page.mjs';
 import { mainThreadWork, startTrace } from './launch-trace.mjs';
 
 const { values: options } = parseArgs({
@@ -43,6 +48,8 @@ const { values: options } = parseArgs({
   },
 });
 const CALL_MS = Number(options.seconds) * 1000;
+/** The 3 s windows of a call without a trace (`--seconds` of call). */
+const WINDOWS = Math.max(1, Math.floor(CALL_MS / 3000));
 const RUNS = Math.max(1, Number(options.runs));
 const THROTTLING = { none: 1, cpu4x: 4 };
 const conditions = options.conditions.split(',').map((c) => c.trim()).filter(Boolean);
@@ -55,21 +62,7 @@ if (!existsSync(path.join(dist, 'voice-agent-widget.js'))) {
   process.exit(1);
 }
 /** The script-tag build: the first script, its chunks and worklets, served as a site's host would. */
-const files = Object.fromEntries(
-  readdirSync(dist).filter((file) => /^voice-agent-.*\.js$/.test(file)).map((file) => [`/${file}`, readFileSync(path.join(dist, file))]),
-);
-const page = (agent) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
-<title>bench:call</title><script src="/voice-agent-widget.js"></script></head>
-<body><h1>A page with a voice agent</h1>
-<voice-agent-widget agent-id="${agent}"></voice-agent-widget>
-<script>
-  // The harness's only code in the page: a mark at each turn the widget reports.
-  document.addEventListener('voice-agent-status', (e) => {
-    if (!e.detail.turn) return;
-    performance.mark('turn:' + e.detail.turn);
-    console.debug('turn:' + e.detail.turn);
-  });
-</script></body></html>`;
+const files = scriptTagFiles(dist);
 
 /** Work in [from, to] (trace µs) of the main thread, by column, in ms. */
 function columns(events, thread, from, to) {
@@ -161,80 +154,71 @@ async function run(browser, url, condition, index) {
 }
 
 /**
- * One run without a trace (a trace slows the page down): CDP Performance.getMetrics, read every 250 ms, each interval
- * counted for the turn the page was in at both of its ends (an interval across a turn change counts for neither).
- * @returns ms per second of TaskDuration, ScriptDuration, RecalcStyleDuration + LayoutDuration, per window
+ * One call without a trace (a trace slows the page down itself): CDP Performance.getMetrics read as the call goes live
+ * and every 3 s after, so each 3 s window is whole (an exchange's transcript, reply and turn changes fall inside one, as
+ * they would in any window a page owner measures), with the turns the page logged in it (a console message at each
+ * change: no script run in the page to read it). Before the call, the panel open and still for 3 s (`idle`).
+ * @returns `idle` and `windows` (in order): ms per second of TaskDuration, ScriptDuration, RecalcStyle + Layout, and
+ * `speaking`, true when the agent spoke through the whole window
  */
-async function metricsRun(browser, url, condition) {
+async function windowsRun(browser, url, condition, count) {
   const context = await browser.newContext();
   const tab = await context.newPage();
   const cdp = await context.newCDPSession(tab);
   try {
     await cdp.send('Performance.enable');
-    // The turn as the page logs it (a console message at each change: no script run in the page to read it).
     let turn = 'idle';
+    let changes = 0;
     tab.on('console', (message) => {
       const [, next] = /^turn:(\w+)$/.exec(message.text()) ?? [];
-      if (next) turn = next;
+      if (next) (turn = next), changes++;
     });
     const widget = await openPanel(tab, url);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING[condition] });
     const read = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       const m = Object.fromEntries(metrics.map(({ name, value }) => [name, value * 1000]));
-      return { t: performance.now(), turn, task: m.TaskDuration, script: m.ScriptDuration, styleLayout: m.RecalcStyleDuration + m.LayoutDuration };
+      return { t: performance.now(), turn, changes, task: m.TaskDuration, script: m.ScriptDuration, styleLayout: m.RecalcStyleDuration + m.LayoutDuration };
     };
-    const sums = {};
-    const lengths = {};
-    const sample = async (until) => {
-      let last = await read();
-      while (performance.now() < until) {
-        await tab.waitForTimeout(250);
-        const next = await read();
-        if (next.turn === last.turn) {
-          const turn = next.turn;
-          sums[turn] ??= { task: 0, script: 0, styleLayout: 0 };
-          for (const k of ['task', 'script', 'styleLayout']) sums[turn][k] += next[k] - last[k];
-          lengths[turn] = (lengths[turn] ?? 0) + (next.t - last.t);
-        }
-        last = next;
-      }
-    };
-    await sample(performance.now() + 3000);
+    const window = (a, b) => ({
+      ...Object.fromEntries(['task', 'script', 'styleLayout'].map((k) => [k, ((b[k] - a[k]) * 1000) / (b.t - a.t)])),
+      speaking: a.turn === 'speaking' && b.changes === a.changes,
+    });
+    let last = await read();
+    await tab.waitForTimeout(3000);
+    let next = await read();
+    const idle = window(last, next);
     await startCall(widget);
-    await sample(performance.now() + CALL_MS);
+    last = await read();
+    const windows = [];
+    for (let i = 0; i < count; i++) {
+      await tab.waitForTimeout(3000);
+      next = await read();
+      windows.push(window(last, next));
+      last = next;
+    }
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    return Object.fromEntries(['idle', 'listening', 'speaking'].map((w) => [w, {
-      ...Object.fromEntries(['task', 'script', 'styleLayout'].map((k) => [k, lengths[w] ? (sums[w][k] * 1000) / lengths[w] : NaN])),
-      seconds: (lengths[w] ?? 0) / 1000,
-    }]));
+    return { idle, windows };
   } finally {
     await context.close().catch(() => {});
   }
 }
 
-const median = (values) => {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : NaN;
-};
 const cell = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-').padStart(13);
 
 let service;
 let browser;
 let failed = false;
+const noTrace = {};
+/** The temporary directory of the speak-once microphone's WAV file, removed at the end. */
+let longDir;
 try {
   service = await startService({
     host: '127.0.0.1',
     port: 0,
     log: () => {},
     replyDelayMs: 5,
-    fallback(req, res) {
-      const pathname = req.url.split('?')[0];
-      if (pathname === '/call') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(options.agent));
-      const file = files[pathname];
-      if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(file);
-      else res.writeHead(404).end();
-    },
+    fallback: servePages({ '/call': callPage(options.agent, 'bench:call') }, files),
   });
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgsWithFakeMicrophone() });
   console.log(`bench:call: the built widget (${options.dist}/) in Chromium ${browser.version()}, agent ${options.agent}, a call of ${CALL_MS / 1000} s, ${RUNS} run(s) per condition (medians)`);
@@ -248,13 +232,8 @@ try {
       const seconds = window === 'idle' ? 3 * RUNS : runs.reduce((sum, r) => sum + r.seconds[window], 0);
       console.log(`${`${condition} / ${window}`.padEnd(28)}${KEYS.map((k) => cell(row[k])).join('')}${seconds.toFixed(1).padStart(10)}`);
     }
-    const metrics = [];
-    for (let i = 0; i < RUNS; i++) metrics.push(await metricsRun(browser, `${service.url}/call`, condition));
-    for (const window of ['idle', 'listening', 'speaking']) {
-      const cells = ['task', 'script', 'styleLayout'].map((k) => cell(median(metrics.map((m) => m[window][k]))));
-      const seconds = metrics.reduce((sum, m) => sum + m[window].seconds, 0);
-      console.log(`${`${condition} / ${window} (no trace)`.padEnd(28)}${cells.join('')}${'-'.padStart(13)}${'-'.padStart(13)}${seconds.toFixed(1).padStart(10)}`);
-    }
+    noTrace[condition] = { loop: [], long: [] };
+    for (let i = 0; i < RUNS; i++) noTrace[condition].loop.push(await windowsRun(browser, `${service.url}/call`, condition, WINDOWS));
     const errors = runs.flatMap((r) => r.errors);
     if (errors.length) {
       console.error(`page errors (${condition}): ${[...new Set(errors)].join(' | ')}`);
@@ -262,11 +241,45 @@ try {
     }
   }
   console.log('seconds: the time the windows covered, all runs together (a window with no time prints -)');
+  await browser.close();
+  // The agent speaking at length: a microphone that says its sentence once in 15 s, so the reply is not interrupted.
+  longDir = mkdtempSync(path.join(tmpdir(), 'bench-call-'));
+  const longWav = path.join(longDir, 'speech-once.wav');
+  writeFileSync(longWav, speechOnce(fakeMicrophoneWav, 15));
+  browser = await chromium.launch({
+    executablePath: chromiumPath, headless: true,
+    args: chromiumArgsWithFakeMicrophone().map((arg) => (arg.startsWith('--use-file-for-fake-audio-capture=') ? `--use-file-for-fake-audio-capture=${longWav}` : arg)),
+  });
+  for (const condition of conditions) {
+    for (let i = 0; i < RUNS; i++) noTrace[condition].long.push(await windowsRun(browser, `${service.url}/call`, condition, 5));
+  }
+  console.log('');
+  console.log('3 s windows without a trace (CDP Performance.getMetrics: TaskDuration, ScriptDuration, RecalcStyle + Layout), ms per second:');
+  console.log('the median window of all runs, and the largest task figure of them');
+  console.log(`${'condition / window'.padEnd(34)}${['task', 'script', 'style+layout', 'largest task', 'windows'].map((h) => h.padStart(13)).join('')}`);
+  for (const condition of conditions) {
+    const { loop, long } = noTrace[condition];
+    const rows = [
+      ['idle (panel open)', loop.map((r) => r.idle)],
+      ['call, first 3 s', loop.map((r) => r.windows[0])],
+      ['call, each later 3 s', loop.flatMap((r) => r.windows.slice(1))],
+      ['agent speaking 3 s', long.flatMap((r) => r.windows.filter((w) => w.speaking))],
+    ];
+    for (const [name, windows] of rows) {
+      const cells = ['task', 'script', 'styleLayout'].map((k) => cell(median(windows.map((w) => w[k]))));
+      const largest = windows.length ? Math.max(...windows.map((w) => w.task)) : NaN;
+      console.log(`${`${condition} / ${name}`.padEnd(34)}${cells.join('')}${cell(largest)}${String(windows.length).padStart(13)}`);
+    }
+  }
+  console.log('call: the microphone says its sentence every 3 s, so each window holds an exchange (the speech, its transcript, the');
+  console.log('streamed reply, the agent speaking, the interruption); the first also the first use of code and fonts. agent speaking:');
+  console.log('a microphone that speaks once in 15 s, the windows through which the agent spoke (its reply is about 9 s).');
 } catch (error) {
   console.error(`bench:call failed: ${error?.stack ?? error}`);
   failed = true;
 } finally {
   await browser?.close().catch(() => {});
   await service?.close().catch(() => {});
+  if (longDir) rmSync(longDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

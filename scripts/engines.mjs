@@ -113,14 +113,14 @@ function start(command, args, env) {
 
 /**
  * Starts what `engines` need: for firefox and webkit a private PulseAudio with a null sink `speaker` (Firefox's
- * AudioContext never runs without an output device; these machines have no sound card) and a microphone playing
- * `fakeMicrophoneWav` in a loop (the monitor of a null sink `microphone` that paplay feeds), for webkit an Xvfb display
- * (unless DISPLAY is set) and WebKitWebDriver on a free port.
+ * AudioContext never runs without an output device; these machines have no sound card) and a microphone playing the
+ * WAV file `microphone` (default `fakeMicrophoneWav`) in a loop (the monitor of a null sink `microphone` that paplay
+ * feeds), for webkit an Xvfb display (unless DISPLAY is set) and WebKitWebDriver on a free port.
  * @returns `{ env, webkitDriverPort, stop() }`: `env` is the environment a browser process gets (XDG_RUNTIME_DIR,
  * DISPLAY); `stop()` ends every process started here and removes the runtime directory
  * @throws Error when a binary is missing (with the apt package to install) or a service does not come up in 10 s
  */
-export async function startEngineServices(engines) {
+export async function startEngineServices(engines, { microphone = fakeMicrophoneWav } = {}) {
   const children = [];
   const env = { ...process.env };
   let runtimeDir;
@@ -156,7 +156,12 @@ export async function startEngineServices(engines) {
       await pactl(env, 'load-module', 'module-remap-source', 'master=microphone.monitor', 'source_name=speech', 'source_properties=device.description=Speech');
       await pactl(env, 'set-default-source', 'speech');
       await pactl(env, 'set-default-sink', 'speaker');
-      children.push(loop('paplay', ['--device=microphone', fakeMicrophoneWav], env));
+      // A null sink with no stream sleeps in blocks of its largest latency, 2 s, before it sees a new stream: every
+      // AudioContext (Firefox) and every playback then took about 2 s to start (paplay of 0.1 s: 2.0 s), where a sound
+      // card's takes a few ms. A low-latency stream of silence that never ends keeps the speaker's blocks at 20 ms
+      // (paplay of 0.1 s: 0.13 s), and the microphone's player asks for the same.
+      children.push(start('pacat', ['--playback', '--device=speaker', '--latency-msec=20', '--raw', '/dev/zero'], env));
+      children.push(loop('paplay', ['--device=microphone', '--latency-msec=20', microphone], env));
     }
     let webkitDriverPort;
     if (engines.includes('webkit')) {

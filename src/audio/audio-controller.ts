@@ -230,7 +230,9 @@ export class AudioController implements ReactiveController {
       const destination = prepared?.destination ?? ctx.createMediaStreamDestination();
       out.connect(destination);
       const audio = (r.audio = prepared?.audio ?? options.output ?? new Audio());
-      audio.srcObject = destination.stream;
+      // The prepared element plays this stream already: setting it again would load it anew (a media pipeline
+      // rebuilt on the main thread as the call goes live, and a gap in the output).
+      if (!prepared) audio.srcObject = destination.stream;
 
       // Lost devices and a context the browser suspends.
       const lost = (kind: AudioErrorKind, message: string, keep?: boolean) => this.#fail(r, kind, new Error(message), keep);

@@ -18,17 +18,18 @@
  *   the levels; each gets a ring in `color` (half opaque) between the element's circle (the inner 1/1.35 of the
  *   canvas) and 1 + 0.35 × the larger of the microphone's and the agent's RMS level (0..1) of it, the growth the
  *   page's own `transform` gives where no worker runs (levels.ts): drawn at the worker's animation frames, only when
- *   the level changed by 0.02 or more;
+ *   the level moved the largest ring's edge by half a device pixel or more (a change too small to see costs the page
+ *   a frame all the same);
  * - `{view: {visible, still}}`: the page is shown (`!document.hidden`) and may move (no `prefers-reduced-motion`):
  *   otherwise nothing is drawn and the rings are cleared;
  * - `{watch: true}`: from then on, copies of what goes through (`{watched: [kind, value, ms]}`, `ms` since the epoch),
  *   for tests and debugging.
  *
  * Messages to the page (`CallWorkerReport`): `{ready: 1}` once running; `{open: 1}`; `{frames: [text, …]}` with the
- * frames received, in order (a frame after `FRAMES_MS` of none goes at once; a burst within it, a reply's streamed
- * parts, goes together at its end: one task and one render on the page, not one each), but for two kinds the page does not use once the audio is attached: an `audio` event (its
+ * frames received, in order (a frame after `FRAMES_MS` of none goes at once, and an `interruption` always; a burst
+ * within it, a reply's streamed parts, goes together at its end: one task and one render on the page, not one each), but for two kinds the page does not use once the audio is attached: an `audio` event (its
  * samples go to the playback worklet here, the page gets it with `audio_base_64` emptied) and a `vad_score` are
- * forwarded only when no frame was for a second (so that the session's silence watchdog still hears the service);
+ * forwarded only when no frame was for `QUIET_MS` (2 s: so that the session's silence watchdog still hears the service);
  * `{closed: [code, reason]}` when the socket closed (the worker then ends itself); `{refused: [name, message]}` when the
  * socket could not be made (the page's CSP).
  */
@@ -74,15 +75,21 @@ function runCallWorker(): void {
    * How long (ms) frames that follow one another are gathered before they go to the page together: a delay a reader
    * cannot see (the page draws a streamed reply every 120 ms anyway); the audio never waits, it plays from here.
    */
-  const FRAMES_MS = 50;
+  const FRAMES_MS = 100;
+  /**
+   * How long (ms) the page may go without a frame while only `audio` and `vad_score` come, which it does not use: one
+   * then keeps its session's silence watchdog fed (its bound is at least 5 s: session.ts `MIN_SILENCE_MS`).
+   */
+  const QUIET_MS = 2000;
   const post = (report: CallWorkerReport): void => scope.postMessage(report);
   const watch = (kind: WatchedKind, value: unknown): void => {
     if (watched) post({ watched: [kind, value, performance.timeOrigin + performance.now()] });
   };
   // The levels: the microphone's (per chunk) and the agent's (from the playback worklet), drawn as a ring around each
-  // level element at most once per frame, when the larger one changed by 0.02 or more, never while the page is hidden
-  // or the visitor prefers reduced motion.
+  // level element at most once per frame, when the larger one moved the largest ring's edge by half a device pixel or
+  // more (`step`), never while the page is hidden or the visitor prefers reduced motion.
   const rings: { context: OffscreenCanvasRenderingContext2D; size: number }[] = [];
+  let step = 1;
   let color = '';
   let mic = 0;
   let agent = 0;
@@ -107,7 +114,7 @@ function runCallWorker(): void {
     watch('drawn', [mic, agent]);
   };
   const levelsChanged = (): void => {
-    if (!frame && rings.length && visible && !still && Math.abs(Math.max(mic, agent) - drawn) >= 0.02) {
+    if (!frame && rings.length && visible && !still && Math.abs(Math.max(mic, agent) - drawn) >= step) {
       frame = true;
       nextFrame(draw);
     }
@@ -146,8 +153,8 @@ function runCallWorker(): void {
   };
   /**
    * Plays an `audio` event here; forwards it without its audio, like a `vad_score`, only when nothing else was
-   * forwarded for a second (the page uses neither; one a second keeps its session's silence watchdog fed). Anything
-   * else is forwarded as it came.
+   * forwarded for `QUIET_MS` (the page uses neither; one then keeps its session's silence watchdog fed). Anything
+   * else is forwarded as it came; an `interruption` at once, with what waited (the page's audio state follows it).
    */
   const receive = (data: string | ArrayBuffer | Blob): void => {
     if (typeof data !== 'string') return forward(data);
@@ -169,13 +176,15 @@ function runCallWorker(): void {
           quiet = true;
         } else if (frame.type === 'interruption' && typeof frame.interruption_event?.event_id === 'number') {
           interrupt(frame.interruption_event.event_id);
+          // Handed at once, with what waited (below).
+          handed = -Infinity;
         } else quiet = frame.type === 'vad_score';
       } catch {
         // Not JSON, or not base64: forwarded as it came; the page's session judges it.
       }
     }
     const now = performance.now();
-    if (quiet && now - forwarded < 1000) return;
+    if (quiet && now - forwarded < QUIET_MS) return;
     forwarded = now;
     forward(text);
   };
@@ -229,6 +238,9 @@ function runCallWorker(): void {
         context.fillStyle = color;
         context.globalAlpha = 0.5;
         rings.push({ context, size: canvas.width });
+        // The ring's edge is at inner × (1 + 0.35 × level), inner = size / 2 / 1.35: half a pixel of it is a level
+        // change of 0.5 / (0.35 × size / 2.7) = 3.857 / size.
+        step = Math.min(step, 3.857 / canvas.width);
       }
       drawn = -1;
       levelsChanged();

@@ -66,12 +66,18 @@ export class ConversationPanel implements ReactiveController {
   #actions: Element | null = null;
   readonly #inputRef: ElementCallback = (input) => void (this.#input = input);
   readonly #actionsRef: ElementCallback = (actions) => void (this.#actions = actions);
+  /** What shows a call's turn (the status line's text, the orb) as last rendered, and the value rendered with. */
+  #status: Element | null = null;
+  #orb: HTMLElement | null = null;
+  #rendered: WidgetConfigValue | null = null;
+  readonly #statusRef: ElementCallback = (status) => void (this.#status = status);
+  readonly #orbRef: ElementCallback = (orb) => void (this.#orb = orb as HTMLElement);
 
   constructor(private readonly shell: PanelShell) {
     const { host, tools } = shell;
     host.addController(this);
     this.#conversation = new ConversationController(host, { tools, turn: () => this.#voice.callTurn });
-    this.#voice = new VoiceController(host);
+    this.#voice = new VoiceController(host, () => this.#showStatus());
     this.#terms = new TermsController(host, () => this.firstControl());
     this.#starter = new StartController(host, { terms: this.#terms, conversation: this.#conversation, voice: this.#voice, tools, attributes: () => shell.attributes() });
     this.#feedback = new FeedbackController(host);
@@ -123,6 +129,7 @@ export class ConversationPanel implements ReactiveController {
    * meanwhile stays where it is.
    */
   hostUpdated(): void {
+    this.#showStatus();
     const focused = this.#focused;
     this.#focused = null;
     if (!focused || focused.isConnected || (this.shell.host.renderRoot as ShadowRoot).activeElement) return;
@@ -161,8 +168,26 @@ export class ConversationPanel implements ReactiveController {
     this.shell.host.requestUpdate();
   }
 
+  /**
+   * Writes the status line's label (`PanelFlags.status`) and the orb's `data-turn` (the call's turn), where the parts
+   * rendered them, each only when it differs (no restyle or announcement for nothing). The one writer of both: after
+   * each render, and by itself at a turn change of a call, which changes nothing else (twice an exchange; a render of
+   * the panel for it cost a call more than everything else it does: bench:call).
+   */
+  #showStatus(): void {
+    const value = this.#rendered;
+    if (!value) return;
+    const label = this.#flags(value).status;
+    const text = label ? value.texts[label] : '';
+    // Those of an earlier render may have left the document: writing them is harmless.
+    if (this.#status && this.#status.textContent !== text) this.#status.textContent = text;
+    const turn = this.#voice.turn;
+    if (this.#orb && this.#orb.dataset['turn'] !== turn) this.#orb.dataset['turn'] = turn;
+  }
+
   /** The panel (`part="panel"`) and everything in it, from the resolved configuration. */
   render(value: WidgetConfigValue): TemplateResult {
+    this.#rendered = value;
     const { config, texts, language, linkPolicy, terms } = value;
     const conversation = this.#conversation;
     const voice = this.#voice;
@@ -174,15 +199,16 @@ export class ConversationPanel implements ReactiveController {
     const expanded = this.shell.expanded();
     return panel({ texts, language, expanded: expandable && expanded, onKeydown: this.#onPanelKeydown, content: [
       header({
-        config, texts, language, languages: offeredLanguages(config), active: flags.active, expandable, expanded, status: flags.status,
+        config, texts, language, languages: offeredLanguages(config), active: flags.active, expandable, expanded,
         onLanguage: (l) => this.shell.chooseLanguage(l),
         onExpand: () => this.shell.setExpanded(!expanded), onCollapse: () => this.shell.toggle(), levelTarget: voice.levelTarget,
+        statusRef: this.#statusRef,
       }),
       config.show_conversation_id && id
         ? conversationId({ texts, conversationId: id, copied: this.#clipboard.isCopied('conversation id'), onCopy: () => void this.#clipboard.copy(id, 'conversation id') })
         : nothing,
       flags.orb
-        ? audioOrb({ turn: voice.turn, levelTarget: voice.levelTarget })
+        ? audioOrb({ levelTarget: voice.levelTarget, orbRef: this.#orbRef })
         : transcript({
             entries: config.transcript_enabled ? entries : entries.filter((t) => t.role === 'agent').slice(-1), texts, linkPolicy,
             greeting: greeting ? { owner: config, text: greeting } : null, stripTags: config.strip_audio_tags, onScroll: this.#follow.onScroll,

@@ -51,13 +51,16 @@ export interface PanelFlags {
 
 /**
  * Which label the status line shows (PROTOCOL.md section 3): `connecting_status` while the conversation (or a call's
- * microphone) is being opened; once connected, in a voice call `speaking_status` while the agent's audio plays and
- * `listening_status` otherwise, in text `chatting_status`; nothing before and after.
+ * microphone and audio) is being opened; once connected, in a voice call `speaking_status` while the agent's audio
+ * plays and `listening_status` otherwise, in text `chatting_status`; nothing before and after.
  * @param turn the call's turn, or null when no voice call runs (or it is switched to text)
  * @param call a voice call is under way (asking for the microphone counts)
+ * @param starting the call's audio does not run yet (the conversation may be connected already): `listening_status`
+ *   would invite words the microphone does not send yet (Firefox ESR on an idle PulseAudio null sink loaded the audio
+ *   worklets for 1.8 to 3.8 s while its AudioContext started)
  */
-export function statusLabel(status: SessionStatus, turn: AudioTurnState | null, call: boolean): keyof Labels | null {
-  if (status === 'connecting' || (call && status !== 'connected')) return 'connecting_status';
+export function statusLabel(status: SessionStatus, turn: AudioTurnState | null, call: boolean, starting = false): keyof Labels | null {
+  if (status === 'connecting' || (call && (status !== 'connected' || starting))) return 'connecting_status';
   if (status !== 'connected') return null;
   return turn ? (turn === 'speaking' ? 'speaking_status' : 'listening_status') : 'chatting_status';
 }
@@ -77,7 +80,7 @@ export function panelFlags(config: WidgetConfig, conversation: ConversationFacts
     ended,
     composer: config.text_input_enabled && (textAllowed || call),
     placeholder: ended ? 'input_placeholder_new_conversation' : config.text_only ? 'input_placeholder_text_only' : 'input_placeholder',
-    status: statusLabel(conversation.status, call && !voice.textMode ? voice.turn : null, call),
+    status: statusLabel(conversation.status, call && !voice.textMode ? voice.turn : null, call, voice.state === 'starting'),
     orb: call && !config.transcript_enabled,
   };
 }

@@ -135,6 +135,24 @@ describe('acquiring and releasing', () => {
     await watching.allReleased();
   });
 
+  it('start() takes over the context and the playing <audio> of prepare() without loading the element again', async () => {
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    const loads: string[] = [];
+    host.player.addEventListener('loadstart', () => loads.push('loadstart'));
+    host.audio.prepare(host.player);
+    const stream = host.player.srcObject;
+    await until(() => loads.length === 1, 'the prepared element loads its stream');
+    expect(await host.audio.start(FORMATS)).to.equal(true);
+    expect(host.audio.context).to.equal(watching.contexts[0]);
+    expect(host.player.srcObject === stream, 'the same stream').to.equal(true);
+    // a second load (setting srcObject again) would rebuild the element's media pipeline as the call goes live
+    await sleep(300);
+    expect(loads).to.deep.equal(['loadstart']);
+    expect(host.player.paused).to.equal(false);
+    host.remove();
+    await watching.allReleased();
+  });
+
   // WebKitGTK takes about a second a start (its capture pipeline): 30 there.
   const STARTS = engine === 'webkit' ? 30 : 100;
   it(`${STARTS} starts and removals leave no track, context or Blob URL behind`, async function () {

@@ -49,14 +49,21 @@ describe('voice call controls', () => {
       mute.click();
       await el.updateComplete;
       expect(mute.getAttribute('aria-pressed')).to.equal('true');
-      // Muted from the first silent chunk after the chunks already under way (IN_FLIGHT), which a busy machine can
-      // stretch (WebKit's capture hands chunks over in bursts): found within 2 s, or muting did not work.
+      // Muted from the start of a run of 75 silent chunks (1.5 s: longer than the fake microphone's own pause, 1 s, so
+      // only muting makes one) after the click. It starts past the chunks already under way (IN_FLIGHT), which a busy
+      // machine stretches (WebKit's capture hands chunks over in bursts, some after a chunk of the pause).
       const clicked = watch.chunks().length;
+      const silentRun = (): number => {
+        const chunks = watch.chunks();
+        for (let i = clicked, start = -1; i < chunks.length; i++) {
+          start = silent(chunks[i]!) ? (start < 0 ? i : start) : -1;
+          if (start >= 0 && i - start + 1 >= 75) return start;
+        }
+        return -1;
+      };
       let mutedFrom = -1;
-      await until(() => (mutedFrom = watch.chunks().findIndex((c, i) => i >= clicked && silent(c))) >= 0, 'a silent chunk after the click', 2000);
+      await until(() => (mutedFrom = silentRun()) >= 0, '1.5 s of silent chunks after the click: muted', 6000);
       expect(mutedFrom - clicked, 'chunks with sound after the click').to.be.at.most(IN_FLIGHT + 25);
-      // 1.5 s: longer than the fake microphone's pause (1 s), so sound would show if muting let it through.
-      await until(() => watch.chunks().length >= mutedFrom + 75, 'chunks keep flowing while muted');
       const whileMuted = watch.chunks().slice(mutedFrom);
       expect(whileMuted.filter((c) => !silent(c)), 'chunks with sound while muted').to.deep.equal([]);
       expect(new Set(whileMuted.map((c) => c.length)).size, 'same size').to.equal(1);

@@ -53,6 +53,20 @@ describe('a voice call under a strict CSP', () => {
     expect(watch.blobUrls).to.deep.equal([watch.workers[0].url]);
   });
 
+  it(`fetches the conversation chunk at idle with no violation on a page whose only sources are the service's: ${STRICT}`, async function () {
+    this.timeout(20000);
+    // Firefox judges a `<link rel="prefetch">` by default-src, not script-src: it refused the widget's prefetch here.
+    const frame = await fixture<HTMLIFrameElement>(html`<iframe src=${`/csp/voice.html?policy=${encodeURIComponent(STRICT)}`}></iframe>`);
+    await until(() => frame.contentDocument?.URL.includes('/csp/'), 'the strict page');
+    const win = frame.contentWindow as typeof window;
+    const violations: string[] = [];
+    // Not the test server's own script, which it adds to every page it serves (the policy refuses it too).
+    win.document.addEventListener('securitypolicyviolation', (e) => /__web-dev-server/.test(e.blockedURI) || violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+    const fetched = () => win.performance.getEntriesByType('resource').some((e) => e.name.includes('voice-agent-widget-conversation-panel'));
+    await until(fetched, 'the conversation chunk fetched at idle, before any press', 10000);
+    expect(violations).to.deep.equal([]);
+  });
+
   it(`reaches listening and speaking on a page whose only sources are the service's: ${STRICT}`, async function () {
     this.timeout(20000);
     const page = await strictPage(STRICT);

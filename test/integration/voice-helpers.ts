@@ -120,6 +120,11 @@ export function watchCall(win: typeof window = window) {
   const workers: WatchedWorker[] = [];
   const blobUrls: string[] = [];
   const events: CallEvent[] = [];
+  /**
+   * The frames handed to the page's session, in order: a worker's copies (`received`) come ahead of the frames it hands
+   * the page, which may still wait in the page's task queue.
+   */
+  const delivered: Record<string, any>[] = [];
   /** The `event_id` of the `audio` frame the page is handling now (the widget plays it synchronously). */
   let audioEventId: number | null = null;
 
@@ -172,8 +177,8 @@ export function watchCall(win: typeof window = window) {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
       sockets.push(this);
-      // Added before the session's own handler: a frame is recorded before the widget acts on it.
-      this.addEventListener('message', (event) => record(event.data));
+      // Added before the session's own handler: a frame is recorded before the widget acts on it, in the same task.
+      this.addEventListener('message', (event) => (record(event.data), delivered.push(JSON.parse(String(event.data)))));
     }
   };
   // A call worker holds the socket: it is asked for copies of what goes through it (`{watch: true}`, before the
@@ -193,6 +198,8 @@ export function watchCall(win: typeof window = window) {
         }
         if ('refused' in data) sockets.push(worker);
         if ('refused' in data || ('watched' in data && data.watched[0] === 'closed')) worker.readyState = WebSocket.CLOSED;
+        // Before the widget's own handler: the widget acts on these in this same task.
+        if ('frames' in data) for (const frame of data.frames) if (typeof frame === 'string') delivered.push(JSON.parse(frame));
         if (!('watched' in data)) return;
         const [kind, value, ms] = data.watched;
         const at = ms - performance.timeOrigin;
@@ -246,6 +253,8 @@ export function watchCall(win: typeof window = window) {
     events,
     sent,
     received,
+    /** The frames of `type` handed to the page's session (see `delivered` above), after `received` with a call worker. */
+    delivered: (type: string) => delivered.filter((frame) => frame.type === type),
     /** The bytes of every `user_audio_chunk` sent, in order. */
     chunks: (): Uint8Array[] =>
       sent().flatMap((f) => (typeof f.user_audio_chunk === 'string' ? [Uint8Array.from(atob(f.user_audio_chunk), (c) => c.charCodeAt(0))] : [])),
@@ -254,17 +263,22 @@ export function watchCall(win: typeof window = window) {
      * format), the first `skip` seconds of audio left out. A chunk can be sent late (an engine's capture or the page
      * stalls, then a burst catches up) but never early, so in each half of the time each chunk's lateness is taken
      * as its wall time less its audio time, and the least late chunk of each half gives the rate between them.
+     * Only the latest `span` seconds count: an engine that lost audio once (WebKit's capture on a loaded machine: 0.925
+     * over 12 s in one CI run, from a stall it never caught up) is measured again past the loss, while an error of the
+     * format's rate or of a resampler's ratio shows in every span.
      * @returns `wall`: seconds from the first chunk counted to the last; `rate`: seconds of audio per wall-clock
      *   second (1 at the announced rate), 0 before two chunks are counted
      */
-    audioClock(bytesPerSecond: number, skip = 1): { wall: number; rate: number } {
-      const points: { wall: number; audio: number }[] = [];
+    audioClock(bytesPerSecond: number, skip = 1, span = 3): { wall: number; rate: number } {
+      let points: { wall: number; audio: number }[] = [];
       let audio = 0;
       for (const e of events) {
         if (e.kind !== 'sent' || typeof e.frame.user_audio_chunk !== 'string') continue;
         audio += atob(e.frame.user_audio_chunk).length / bytesPerSecond;
         if (audio > skip) points.push({ wall: e.at / 1000, audio });
       }
+      const end = points.at(-1)?.wall ?? 0;
+      points = points.filter((p) => p.wall >= end - span);
       if (points.length < 2) return { wall: 0, rate: 0 };
       const wall = points[points.length - 1].wall - points[0].wall;
       const middle = points[0].wall + wall / 2;

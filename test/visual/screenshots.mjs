@@ -23,8 +23,11 @@ const TIMEOUT_MS = 15000;
 const STRICT = process.env.SCREENSHOTS_STRICT === '1';
 /** The full agent's (agent_demo_support) first message with the dynamic variable customer_name = Ada. */
 const FULL_GREETING = "Hi Ada! I'm the Acme assistant. How can I help?";
-/** The conversation chunk of the script-tag build, loaded on intent, for page.route. */
-const CHUNK_ROUTE = '**/voice-agent-widget-*.js';
+/**
+ * The conversation chunk of the script-tag build, loaded on intent, for page.route: also its second try, which asks for
+ * `?retry=N` (scripts/classic-entry.mjs).
+ */
+const CHUNK_ROUTE = /\/voice-agent-widget-[^/]*\.js(\?retry=\d+)?$/;
 /** The widget configuration read, for page.route. */
 const WIDGET_CONFIG_ROUTE = '**/v1/convai/agents/*/widget*';
 /** Console errors that a step expects (its configuration read fails on purpose), by step. */
@@ -618,7 +621,8 @@ const VOICE_FAULTS = {
     window.__unplug = () => s.getAudioTracks()[0].dispatchEvent(new Event('ended'));
     return s; };`,
   blocked: `HTMLMediaElement.prototype.play = function () { return Promise.reject(new DOMException('play() can only be initiated by a user gesture', 'NotAllowedError')); };`,
-  contexts: `{ const Base = AudioContext; window.AudioContext = class extends Base { constructor(o) { super(o); window.__context = this; } }; }`,
+  // Every AudioContext of the page (the widget's, made in the press, and the quiet microphone's): a lost output fails them all.
+  contexts: `{ const Base = AudioContext; window.__contexts = []; window.AudioContext = class extends Base { constructor(o) { super(o); window.__contexts.push(this); } }; }`,
 };
 
 /** Voice call states (issue 9) on the states page, with Chromium's fake microphone playing test/fixtures/speech.wav. */
@@ -704,7 +708,7 @@ async function voiceStates() {
     step = 'voice-output-lost';
     ({ context, page } = await call('quiet', true, ['contexts']));
     await status(page, 'Talk to interrupt').waitFor(); // the agent's voice plays: the AudioContext exists
-    await page.evaluate(() => /** @type {any} */ (window).__context.dispatchEvent(new Event('error')));
+    await page.evaluate(() => /** @type {any} */ (window).__contexts.forEach((c) => c.dispatchEvent(new Event('error'))));
     await page.locator('[part~="voice-problem"]').getByText('The sound output was lost.').waitFor();
     await shoot(page, 'voice-output-lost.png');
     await context.close();

@@ -42,19 +42,21 @@ export type PreloadConversation = () => boolean;
 
 /**
  * The script-tag build's `<link>` for the conversation chunk, in the page's head until it has loaded or failed:
- * - `rel="prefetch"` (Chromium, Firefox): into the HTTP cache only, with the module's own request mode (CORS, no
- *   credentials across origins), where the later `import()` finds it. Nothing is compiled before intent: compiling it
- *   early kept 0.10 MB more of the page's JS heap (bench:launch, Chromium), for about 60 ms less from a press to the
- *   panel on a warm visit;
- * - else `rel="modulepreload"` (Safari has no prefetch): fetched and compiled, not run; the module stays in the page's
- *   module map for the `import()` of the same URL.
+ * - `rel="prefetch"` in Chromium (told by `navigator.userAgentData`, which only Chromium has): into the HTTP cache
+ *   only, with the module's own request mode (CORS, no credentials across origins), where the later `import()` finds
+ *   it. Nothing is compiled before intent: compiling it early kept 0.10 MB more of the page's JS heap (bench:launch,
+ *   Chromium), for about 60 ms less from a press to the panel on a warm visit;
+ * - else `rel="modulepreload"`: fetched and compiled, not run; the module stays in the page's module map for the
+ *   `import()` of the same URL. Safari has no prefetch, and Firefox judges a prefetch by the page's `default-src`, not
+ *   `script-src`: under a CSP that allows the widget's scripts (README "Content Security Policy") its prefetch was
+ *   refused, and reported as a violation to the page.
  * A failed preload is not told (Firefox fires `load` even for a failed modulepreload): `load()` finds out, tries once
  * more and reports.
  */
 const preloadConversationChunk: PreloadConversation = () => {
   const url = typeof __voiceAgentWidgetChunks === 'object' && __voiceAgentWidgetChunks['conversation-panel'];
   const link = document.createElement('link');
-  const rel = ['prefetch', 'modulepreload'].find((r) => link.relList.supports?.(r));
+  const rel = ['prefetch', 'modulepreload'].find((r) => link.relList.supports?.(r) && (r !== 'prefetch' || 'userAgentData' in navigator));
   if (typeof url !== 'string' || !rel) return false;
   link.rel = rel;
   link.crossOrigin = 'anonymous';

@@ -46,9 +46,10 @@ export interface ConversationSources {
 }
 
 /**
- * How long the transcript may lag a streamed reply's text (ms): the parts of `agent_chat_response_part` (`start`,
- * `delta`s, `stop`) that come within it are drawn together, at most about 8 times a second, rather than once each (each
- * draw re-renders the message's growing markdown); every other message is drawn at once, with what waited.
+ * How long the transcript may lag a streamed reply's text and what the visitor said (ms): the parts of
+ * `agent_chat_response_part` (`start`, `delta`s, `stop`) that come within it are drawn together, at most about 8 times a
+ * second, rather than once each (each draw re-renders the message's growing markdown), and a `user_transcript` with the
+ * reply that follows it; every other message is drawn at once, with what waited.
  */
 export const STREAM_DRAW_MS = 120;
 
@@ -178,16 +179,19 @@ export class ConversationController implements ReactiveController {
       if (entry) entry.text = correction.corrected_agent_response;
       this.#message('agent', correction.corrected_agent_response, correction.event_id, true);
     });
+    // What the visitor said is drawn later too: the agent's reply to it, which comes close behind, is drawn with it (one
+    // render and one frame an exchange, not two); the page hears of it at once (`voice-agent-message`).
     on('user_transcript', ({ user_transcription_event: transcript }) => {
-      this.#add({ role: 'user', text: transcript.user_transcript, eventId: transcript.event_id, streaming: false, delivery: 'sent' });
+      this.#add({ role: 'user', text: transcript.user_transcript, eventId: transcript.event_id, streaming: false, delivery: 'sent' }, false);
       this.#message('user', transcript.user_transcript, transcript.event_id, false);
+      return 'later';
     });
     // The service's `error` message: the conversation goes on; the visitor is told in words, the developer with its
-    // code (PROTOCOL.md section 3).
+    // code (PROTOCOL.md section 3). Before the handshake the close that follows it tells the visitor (once, in `ended`).
     on('error', ({ error_event: e }) => {
       const message = `the service sent error ${e.code ?? ''}: ${e.message ?? ''}`;
       log.warn(message);
-      this.notice('error');
+      if (this.status === 'connected') this.notice('error');
       this.error('service', message, typeof e.code === 'number' ? e.code : null);
     });
     on('client_tool_call', ({ client_tool_call: call }) => {

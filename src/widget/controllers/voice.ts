@@ -72,12 +72,16 @@ export class VoiceController implements ReactiveController {
     void this.#audio.resume().then((running) => running && this.#clear('audio_blocked'));
   };
 
-  constructor(private readonly host: ReactiveElement) {
+  /**
+   * @param onTurn called when the audio tells the turn (the page was told of a change already): shows it without a
+   * render of the element (the status line and the orb: the panel's `showStatus`)
+   */
+  constructor(private readonly host: ReactiveElement, private readonly onTurn: () => void) {
     host.addController(this);
     this.#audio = new AudioController(host, {
       onChunk: (base64) => this.#conversation?.sendAudio(base64),
       onLevels: (input, output) => this.#levels.set(input, output),
-      onState: (turn) => this.#set({ turn }),
+      onState: (turn) => this.#turnTo(turn),
       onError: (kind, error) => this.#fail(kind, error),
     });
   }
@@ -265,6 +269,13 @@ export class VoiceController implements ReactiveController {
   #closeWorker(): void {
     void this.#worker?.then((worker) => worker?.close());
     this.#worker = null;
+  }
+
+  /** The audio's turn, changed or not: the page is told of a change (`voice-agent-status`), and `onTurn` shows it. */
+  #turnTo(turn: AudioTurnState): void {
+    this.turn = turn;
+    this.#conversation?.announceStatus();
+    this.onTurn();
   }
 
   /** Changes the call's state; the conversation tells the page when the turn it reads (`callTurn`) changed. */

@@ -12,8 +12,6 @@ export interface HeaderOptions {
   language: string;
   /** The languages offered (`offeredLanguages`); the selector shows when `language_selector` and more than one. */
   languages: readonly string[];
-  /** The status line's label (`statusLabel`), or null for none; always announced, shown when `show_agent_status`. */
-  status: keyof Labels | null;
   /** True while a conversation runs: the language is fixed then. */
   active: boolean;
   /** Whether the panel can be expanded here (`expandable` and the viewport), and whether it is. */
@@ -24,6 +22,12 @@ export interface HeaderOptions {
   onCollapse: () => void;
   /** Gets the avatar's frame (`.level`), which follows a call's levels (`--_mic-level`, `--_agent-level`). */
   levelTarget: ElementCallback;
+  /**
+   * Gets the status line's text element, empty as rendered: the panel writes the status label in it (`statusLabel`;
+   * always announced, shown when `show_agent_status`) after each render and at each turn of a call, which needs no
+   * render (ConversationPanel `showStatus`).
+   */
+  statusRef: ElementCallback;
 }
 
 /**
@@ -35,7 +39,7 @@ export function header(o: HeaderOptions): TemplateResult {
   const { config, texts } = o;
   return html`<div part="header" class="header">
     <span class="level" ${elementRef(o.levelTarget)}>${avatar({ config, size: 'large' })}</span>
-    <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'}>${o.status ? texts[o.status] : ''}</span></p>
+    <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'} ${elementRef(o.statusRef)}></span></p>
     ${config.language_selector && o.languages.length > 1
       ? html`<select part="language-select" aria-label=${texts.change_language} ?disabled=${o.active} @change=${(e: Event) => o.onLanguage((e.target as HTMLSelectElement).value)}>
           ${o.languages.map((l) => html`<option value=${l} lang=${l} ?selected=${l === o.language}>${languageName(l)}</option>`)}

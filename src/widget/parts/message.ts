@@ -96,7 +96,7 @@ export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend,
   if (entry.role === 'notice') return html`<p part="notice" class="notice ${FAILURES.has(entry.notice!) ? 'error' : ''}">${texts[NOTICE_LABELS[entry.notice!]]}</p>`;
   if (entry.role === 'user') {
     return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
-        ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark"> (${texts.error_occurred})</span>` : nothing}
+        ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark">${` (${texts.error_occurred})`}</span>` : nothing}
       </div>
       ${entry.delivery === 'unsent' ? html`<button part="button resend-button" class="link resend" type="button" @click=${() => onResend(entry)}>${texts.send_again}</button>` : nothing}`;
   }

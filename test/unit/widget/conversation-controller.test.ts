@@ -149,6 +149,27 @@ describe('ConversationController', () => {
     expect(agentEntries(conversation).at(-1)!.streaming).to.equal(false);
   });
 
+  it('draws a user_transcript with the agent_response that follows it (one draw), or alone within STREAM_DRAW_MS; the page hears of it at once', async () => {
+    const { host, socket, conversation } = await connected();
+    let updates = 0;
+    const requestUpdate = host.requestUpdate.bind(host);
+    host.requestUpdate = (...args: Parameters<typeof requestUpdate>) => (updates++, requestUpdate(...args));
+    const messages: string[] = [];
+    host.addEventListener('voice-agent-message', (e) => messages.push((e as unknown as { detail: { source: string } }).detail.source));
+    const said = (text: string, id: number): void => socket.serverSends({ type: 'user_transcript', user_transcription_event: { user_transcript: text, event_id: id } });
+    said('Where is my order?', 6);
+    expect(messages, 'told to the page at once').to.deep.equal(['user']);
+    expect(updates, 'not drawn yet').to.equal(0);
+    socket.serverSends({ type: 'agent_response', agent_response_event: { event_id: 6, agent_response: 'On its way.' } });
+    const withReply = updates;
+    expect(withReply, 'drawn with the reply').to.be.at.least(1);
+    expect(conversation.transcript.map((t) => t.text)).to.deep.equal(['Where is my order?', 'On its way.']);
+    await new Promise((resolve) => setTimeout(resolve, STREAM_DRAW_MS * 2));
+    expect(updates, 'the pending draw dropped').to.equal(withReply);
+    said('Thanks.', 7);
+    await until(() => updates === withReply + 1, 'with no reply after it: drawn within STREAM_DRAW_MS', STREAM_DRAW_MS * 4);
+  });
+
   it('stops a streaming reply when the conversation ends mid-stream', async () => {
     const { conversation, socket } = await connected();
     socket.serverSends({ type: 'agent_chat_response_part', text_response_part: { type: 'delta', text: 'Half a', event_id: 4 } });
@@ -165,6 +186,26 @@ describe('ConversationController', () => {
     socket.serverSends({ type: 'agent_response_correction', agent_response_correction_event: { event_id: 5, corrected_agent_response: 'The shop opens at' } });
     socket.serverSends({ type: 'agent_response_correction', agent_response_correction_event: { event_id: 99, corrected_agent_response: 'never shown' } });
     expect(agentEntries(conversation).map((t) => t.text)).to.deep.equal(['The shop opens at']);
+  });
+
+  it('tells a failure the service sends before the handshake (error, then its close) once; an error in a running conversation has its own notice', async () => {
+    const { conversation, socket } = await mount();
+    conversation.sendText('lost');
+    await captureConsole(() => {
+      socket().serverSends({ type: 'error', error_event: { code: 4004, message: 'Agent not found' } });
+      socket().serverCloses(4004);
+    });
+    expect(conversation.transcript.map((t) => `${t.role}:${t.notice ?? t.delivery}`)).to.deep.equal(['user:unsent', 'notice:error']);
+    // in a running conversation the service's error is told when it comes (the conversation goes on), its end again
+    conversation.start(OPTIONS);
+    FakeSocket.last.open();
+    FakeSocket.last.serverSends(metadata('conv_2'));
+    await captureConsole(() => {
+      FakeSocket.last.serverSends({ type: 'error', error_event: { code: 1008, message: 'slow down' } });
+      conversation.sendText('still here');
+      FakeSocket.last.serverCloses(1011);
+    });
+    expect(conversation.transcript.slice(2).map((t) => `${t.role}:${t.notice ?? t.delivery}`)).to.deep.equal(['notice:error', 'user:sent', 'notice:error']);
   });
 
   it('adds the visitor\'s spoken words (user_transcript) as sent, and warns about a service error message', async () => {

@@ -55,4 +55,12 @@ describe('panelFlags', () => {
     expect(panelFlags(config(), conversation('connected'), voice()).status).to.equal('chatting_status');
     expect(statusLabel('idle', null, false)).to.equal(null);
   });
+
+  it('the status line says connecting until the call\'s audio runs, also once the conversation is connected', () => {
+    expect(panelFlags(config(), conversation('connecting'), voice('starting')).status).to.equal('connecting_status');
+    expect(panelFlags(config(), conversation('connected'), voice('starting', false, 'listening')).status).to.equal('connecting_status');
+    expect(panelFlags(config(), conversation('connected'), voice('on', false, 'listening')).status).to.equal('listening_status');
+    expect(statusLabel('connected', 'listening', true, true)).to.equal('connecting_status');
+    expect(statusLabel('connected', 'listening', true, false)).to.equal('listening_status');
+  });
 });
