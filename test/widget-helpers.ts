@@ -26,14 +26,14 @@ export const FULL_TERMS_KEY = 'acme_terms_v3';
  * Unless `askTerms`, the full agent's terms count as accepted (as for a returning visitor), so tests about other
  * things are not stopped by the terms dialog; the terms tests set `askTerms`.
  */
-export async function mountWidget(agentId: string, attributes: Record<string, string> = {}, askTerms = false): Promise<VoiceAgentWidget> {
+export async function mountWidget(agentId: string, attributes: Record<string, string> = {}, askTerms = false, settleMs = 10000): Promise<VoiceAgentWidget> {
   clearWidgetConfigCache();
   if (askTerms) localStorage.removeItem(FULL_TERMS_KEY);
   else localStorage.setItem(FULL_TERMS_KEY, 'accepted');
   const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  // 10 s: a read the tests make fail settles only after its tries and their backoff (seconds in WebKit on a busy machine).
-  await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="panel"], [part~="error"]'), `widget ${agentId} settled`, 10000);
+  // 10 s unless told: a read the tests make fail settles only after its tries and their backoff (seconds in WebKit on a busy machine).
+  await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="panel"], [part~="error"]'), `widget ${agentId} settled`, settleMs);
   // A panel shown at once (default_expanded, always_expanded) waits for the conversation part (loaded on intent).
   await until(() => !el.shadowRoot?.querySelector('.placeholder'), `widget ${agentId}'s conversation part loaded`);
   await el.updateComplete;
