@@ -27,9 +27,11 @@
  *
  * Messages to the page (`CallWorkerReport`): `{ready: 1}` once running; `{open: 1}`; `{frames: [text, …]}` with the
  * frames received, in order (a frame after `FRAMES_MS` of none goes at once, and an `interruption` always; a burst
- * within it, a reply's streamed parts, goes together at its end: one task and one render on the page, not one each), but for two kinds the page does not use once the audio is attached: an `audio` event (its
- * samples go to the playback worklet here, the page gets it with `audio_base_64` emptied) and a `vad_score` are
- * forwarded only when no frame was for `QUIET_MS` (2 s: so that the session's silence watchdog still hears the service);
+ * within it, a reply's streamed parts, goes together at its end: one task and one render on the page, not one each),
+ * but for two kinds the page does not use: an `audio` event (its samples go to the playback worklet here, kept until
+ * the audio is attached when they come before it; the page gets it with `audio_base_64` emptied) and a `vad_score`
+ * are forwarded only when no frame was for `QUIET_MS` (2 s: so that the session's silence watchdog still hears the
+ * service);
  * `{closed: [code, reason]}` when the socket closed (the worker then ends itself); `{refused: [name, message]}` when the
  * socket could not be made (the page's CSP).
  */
@@ -68,7 +70,8 @@ function runCallWorker(): void {
   const scope = self as unknown as { postMessage(message: CallWorkerReport): void; onmessage: ((event: MessageEvent) => void) | null; close(): void };
   let socket: WebSocket | null = null;
   let playback: MessagePort | null = null;
-  let decode: (bytes: Uint8Array) => Float32Array = (bytes) => new Float32Array(bytes.length >> 1);
+  /** The agent's audio to samples at the context's rate, set with the audio ports (nothing plays before them). */
+  let decode: (bytes: Uint8Array) => Float32Array;
   let interrupted = -Infinity;
   let watched = false;
   /**
@@ -152,25 +155,41 @@ function runCallWorker(): void {
     else handTimer ||= setTimeout(hand, wait);
   };
   /**
-   * Plays an `audio` event here; forwards it without its audio, like a `vad_score`, only when nothing else was
-   * forwarded for `QUIET_MS` (the page uses neither; one then keeps its session's silence watchdog fed). Anything
-   * else is forwarded as it came; an `interruption` at once, with what waited (the page's audio state follows it).
+   * `audio` events to play, `[audio_base_64, event_id]`: at once when the audio ports are here, else kept until they
+   * come (the agent's first words, while the page loads its worklets), rather than handed to the page to decode.
+   */
+  const queued: [string, number][] = [];
+  /** Decodes one `audio` event for the playback worklet; drops it at or below an interruption, or when not base64. */
+  const play = (base64: string, eventId: number): void => {
+    if (eventId <= interrupted) return;
+    try {
+      const samples = decode(base64ToBytes(base64));
+      playback!.postMessage({ samples }, [samples.buffer]);
+      watch('played', eventId);
+    } catch {
+      // Not base64: dropped, as the page would.
+    }
+  };
+  /** Plays what is queued (once the audio ports are here). */
+  const playQueued = (): void => queued.splice(0).forEach(([base64, eventId]) => play(base64, eventId));
+  /**
+   * Plays an `audio` event here (or keeps it until the audio ports come); forwards it without its audio, like a
+   * `vad_score`, only when nothing else was forwarded for `QUIET_MS` (the page uses neither; one then keeps its
+   * session's silence watchdog fed). Anything else is forwarded as it came; an `interruption` at once, with what
+   * waited (the page's audio state follows it).
    */
   const receive = (data: string | ArrayBuffer | Blob): void => {
     if (typeof data !== 'string') return forward(data);
     watch('received', data);
     let text = data;
     let quiet = false;
-    if (playback && /^\s*\{/.test(text) && /"(audio|interruption|vad_score)"/.test(text)) {
+    if (/^\s*\{/.test(text) && /"(audio|interruption|vad_score)"/.test(text)) {
       try {
         const frame = JSON.parse(text);
         const event = frame.audio_event;
         if (frame.type === 'audio' && typeof event?.audio_base_64 === 'string' && typeof event.event_id === 'number') {
-          if (event.event_id > interrupted) {
-            const samples = decode(base64ToBytes(event.audio_base_64));
-            playback.postMessage({ samples }, [samples.buffer]);
-            watch('played', event.event_id);
-          }
+          queued.push([event.audio_base_64, event.event_id]);
+          if (playback) playQueued();
           event.audio_base_64 = '';
           text = JSON.stringify(frame);
           quiet = true;
@@ -180,7 +199,7 @@ function runCallWorker(): void {
           handed = -Infinity;
         } else quiet = frame.type === 'vad_score';
       } catch {
-        // Not JSON, or not base64: forwarded as it came; the page's session judges it.
+        // Not JSON: forwarded as it came; the page's session judges it.
       }
     }
     const now = performance.now();
@@ -224,6 +243,7 @@ function runCallWorker(): void {
         agent = report.level;
         levelsChanged();
       };
+      playQueued();
       capture.onmessage = ({ data: chunk }) => {
         send(JSON.stringify({ user_audio_chunk: bytesToBase64(new Uint8Array(chunk.pcm.buffer)) }));
         mic = chunk.level;

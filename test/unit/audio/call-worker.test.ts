@@ -110,6 +110,29 @@ describe('CallWorker', () => {
     await watch.closed();
   });
 
+  it("keeps the agent's audio that comes before the audio ports and plays it once they come; the page gets none of its bytes", async function () {
+    this.timeout(15000);
+    // agent_minimal greets the caller: its first message is spoken as soon as the conversation starts.
+    const session = new ConversationSession({ url: conversationSocketUrl(serviceUrl, 'agent_minimal'), WebSocket: worker!.WebSocket });
+    // The audio events the worker hands the page, as it posts them.
+    const onPage: string[] = [];
+    watch.workers[0]!.addEventListener('message', ({ data }: MessageEvent) => {
+      for (const frame of 'frames' in data ? data.frames : []) if (JSON.parse(frame).type === 'audio') onPage.push(JSON.parse(frame).audio_event.audio_base_64);
+    });
+    const played = () => watch.events.flatMap((e) => (e.kind === 'played' ? [e.eventId] : []));
+    await session.start();
+    await until(() => watch.received('audio').length > 0, "the first message's audio at the worker");
+    await sleep(300);
+    const early = watch.received('audio').map((frame) => frame.audio_event.event_id as number);
+    expect(played(), 'nothing played before the audio ports').to.deep.equal([]);
+    expect(onPage.filter((base64) => base64 !== ''), 'no audio bytes handed to the page').to.deep.equal([]);
+    attach(worker!);
+    await until(() => played().length >= early.length, 'what came early played once the ports came');
+    expect(played().slice(0, early.length), 'in order, each once').to.deep.equal(early);
+    session.end();
+    await watch.closed();
+  });
+
   it('carries a conversation for a session, and hands it vad_score messages at most once in 2 s once the audio is attached', async function () {
     this.timeout(15000);
     const session = new ConversationSession({ url: conversationSocketUrl(serviceUrl, 'agent_minimal'), WebSocket: worker!.WebSocket });
