@@ -192,8 +192,10 @@ export class ConversationPanel implements ReactiveController {
     const conversation = this.#conversation;
     const voice = this.#voice;
     const flags = this.#flags(value);
-    const { status, transcript: entries, conversationId: id } = conversation;
-    const greeting = entries.length === 0 && status === 'idle' ? fillDynamicVariables(firstMessageFor(config, language), value.dynamicVariables) : '';
+    const { transcript: entries, conversationId: id } = conversation;
+    // The first message until the transcript has a line: while a conversation connects too, until the service's own
+    // first message takes its place (it vanished for the handshake, and came back).
+    const greeting = entries.length === 0 ? fillDynamicVariables(firstMessageFor(config, language), value.dynamicVariables) : '';
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const rated = flags.ended && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
     const expanded = this.shell.expanded();

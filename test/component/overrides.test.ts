@@ -55,7 +55,7 @@ describe('override attributes', () => {
     const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     button(el, 'Start a chat')!.click();
     const { conversationId } = (await started).detail;
-    await until(() => messages(el).some((m) => m.text === 'Custom Ada greeting'), 'the overridden first message, filled in');
+    await until(() => $$(el, '.message.agent:not(.greeting)').some((m) => m.textContent!.trim() === 'Custom Ada greeting'), 'the overridden first message, filled in, from the service');
     const { apiKey, serviceUrl } = await import('/__service__.js');
     const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
     expect(record.user_id).to.equal('visitor-7');
@@ -158,7 +158,7 @@ describe('languages', () => {
     const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
     button(el, 'Message')!.click();
     const { conversationId } = (await started).detail;
-    await until(() => messages(el).some((m) => m.text.startsWith('Hallo!')), 'German first message from the service');
+    await until(() => $$(el, '.message.agent:not(.greeting)').some((m) => m.textContent!.trim().startsWith('Hallo!')), 'German first message from the service');
     const { apiKey, serviceUrl } = await import('/__service__.js');
     const record = await (await fetch(`${serviceUrl}/v1/voiceai/conversations/${conversationId}`, { headers: { 'x-api-key': apiKey } })).json();
     expect(record.conversation_initiation_client_data.conversation_config_override.agent.language).to.equal('de');

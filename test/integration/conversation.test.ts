@@ -35,14 +35,22 @@ describe('conversation with the reference service', () => {
     expect($<HTMLInputElement>(el, 'input')!.placeholder).to.equal('Send a message...');
   });
 
-  it('shows the first message as a greeting with dynamic variables, then once from the service', async () => {
+  it('shows the first message as a greeting with dynamic variables, through the handshake, then once from the service', async () => {
     const el = await mountWidget('agent_demo_support', { 'dynamic-variables': '{"customer_name":"Ada"}' });
     await openPanel(el);
     expect(messages(el)).to.deep.equal([{ role: 'agent', text: "Hi Ada! I'm the Acme assistant. How can I help?" }]);
+    // The number of agent messages at each change of the panel, from the press to the service's first message.
+    const shown: number[] = [];
+    const observer = new MutationObserver(() => shown.push($$(el, '.message.agent').length));
+    observer.observe(el.shadowRoot!, { subtree: true, childList: true });
     button(el, 'Message')!.click();
     await until(() => $(el, '[part~="status"]')!.textContent === 'Chatting with AI agent', 'connected');
+    await until(() => $(el, '.message.agent:not(.greeting)'), "the service's first message");
+    observer.disconnect();
     await lastAgentText(el, 'Hi Ada!');
     expect(messages(el).filter((m) => m.text.includes('Hi Ada!'))).to.have.length(1);
+    expect(shown.length, 'the panel changed').to.be.above(0);
+    expect(Math.min(...shown), 'the greeting stays while the conversation connects, until the service says it').to.equal(1);
   });
 
   it('holds a text conversation: Enter sends, the reply streams in parts and ends as the whole markdown text', async () => {

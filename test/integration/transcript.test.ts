@@ -23,7 +23,7 @@ describe('the transcript of the real element', () => {
     const el = await mountWidget('agent_minimal');
     await openPanel(el);
     await el.startConversation({ mode: 'text' });
-    await until(() => $(el, '.message.agent[aria-busy="false"]'), "the service's first message");
+    await until(() => $(el, '.message.agent:not(.greeting)[aria-busy="false"]'), "the service's first message");
     for (let i = 0; i < 40; i++) {
       watch.inject({ type: 'user_transcript', user_transcription_event: { user_transcript: `question ${i}`, event_id: 100 + i } });
       watch.inject({ type: 'agent_response', agent_response_event: { agent_response: `Answer **${i}**, see [docs](https://example.com).\n\n- one\n- two`, event_id: 100 + i } });

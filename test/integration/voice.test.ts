@@ -245,7 +245,7 @@ describe('a voice call', () => {
 
     it('replaces the shown text with agent_response_correction (injected: the reference service never sends one)', async () => {
       const { el } = await openCall('agent_minimal');
-      await until(() => $$(el, '.message.agent').some((m) => m.textContent!.includes('How can I help you today?')), 'the first message');
+      await until(() => $$(el, '.message.agent:not(.greeting)').some((m) => m.textContent!.includes('How can I help you today?')), "the service's first message");
       const { agent_response: original, event_id } = watch.received('agent_response')[0].agent_response_event;
       watch.inject({
         type: 'agent_response_correction',
