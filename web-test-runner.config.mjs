@@ -178,6 +178,9 @@ export default {
   testFramework: { config: { timeout: 10000 } },
   // A file's tests together (the voice files hold a minute of calls; Firefox and WebKit run slower than Chromium).
   testsFinishTimeout: 300000,
+  // From a file's page opened to its tests started (the default 20 s): WebKit's MiniBrowser, driven over WebDriver,
+  // once took longer than that for one small file in a clean-clone CI run (the files after it ran as usual).
+  testsStartTimeout: 60000,
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
     referenceServicePlugin(),
