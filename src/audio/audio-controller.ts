@@ -9,13 +9,18 @@ import { loadWorklets } from './worklets.js';
 
 /**
  * Why audio stopped or cannot start:
- * - `denied`: the visitor or the page's permissions policy refused the microphone;
- * - `no-microphone`: there is none, it cannot be read, or it went away during the conversation;
+ * - `denied`: the visitor refused the microphone (now or before: the browser's site settings);
+ * - `blocked-page` / `blocked-frame`: the permissions policy of the page (a `Permissions-Policy` header), or of the
+ *   iframe the widget is in (no `allow="microphone"`), rules the microphone out;
+ * - `insecure`: not a secure context (http other than localhost): no microphone at all;
+ * - `no-microphone`: there is none, or it went away during the conversation;
+ * - `in-use`: another application holds it, or the system could not start it (NotReadableError);
  * - `suspended`: the browser holds the audio back until a user gesture: call `resume()` from the next click;
  * - `output-lost`: the audio output failed or no output device is left;
- * - `failed`: anything else (no `mediaDevices` outside a secure context, no AudioWorklet, a bad format name...).
+ * - `failed`: anything else (no AudioWorklet, a bad format name...).
  */
-export type AudioErrorKind = 'denied' | 'no-microphone' | 'suspended' | 'output-lost' | 'failed';
+export type AudioErrorKind =
+  | 'denied' | 'no-microphone' | 'in-use' | 'insecure' | 'blocked-frame' | 'blocked-page' | 'suspended' | 'output-lost' | 'failed';
 
 /** Whose turn the audio says it is: `speaking` while agent audio is coming out, else `listening`. */
 export type AudioTurnState = 'listening' | 'speaking';

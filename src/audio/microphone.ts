@@ -9,13 +9,53 @@ import type { AudioErrorKind } from './audio-controller.js';
 export const MICROPHONE_CONSTRAINTS: MediaTrackConstraints = { echoCancellation: true, noiseSuppression: true, autoGainControl: true };
 
 /**
- * Why `getUserMedia` failed, as an `AudioErrorKind`: `denied` (NotAllowedError, SecurityError), `no-microphone`
- * (NotFoundError, NotReadableError, OverconstrainedError), else `failed`.
+ * Why `getUserMedia` failed, as an `AudioErrorKind`: `denied` (NotAllowedError, SecurityError), `in-use`
+ * (NotReadableError: another application holds the device, or the system could not start it), `no-microphone`
+ * (NotFoundError, OverconstrainedError), `insecure` (no `navigator.mediaDevices`: not a secure context), else
+ * `failed`. A NotAllowedError on a page whose permissions policy blocks the microphone is `microphoneBlocked()`'s.
  */
 export const microphoneErrorKind = (e: unknown): AudioErrorKind => {
   const name = (e as Error)?.name;
-  return /NotAllowed|Security/.test(name) ? 'denied' : /NotFound|NotReadable|Overconstrained/.test(name) ? 'no-microphone' : 'failed';
+  return /NotAllowed|Security/.test(name) ? 'denied' : /NotReadable/.test(name) ? 'in-use'
+    : /NotFound|Overconstrained/.test(name) ? 'no-microphone' : microphoneBlocked() === 'insecure' ? 'insecure' : 'failed';
 };
+
+/** The permissions policy of the document (`permissionsPolicy`, Chromium's older `featurePolicy`), where the engine tells it. */
+type PolicyDocument = Document & { permissionsPolicy?: { allowsFeature(feature: string): boolean }; featurePolicy?: { allowsFeature(feature: string): boolean } };
+
+/**
+ * What rules the microphone out on this page before anyone is asked (PROTOCOL.md section 3, "Voice"): `insecure` (not
+ * a secure context: browsers give the microphone only to https pages and localhost), `blocked-frame` / `blocked-page`
+ * (the permissions policy blocks `microphone`: in an iframe, most often one without `allow="microphone"`; at the top,
+ * a `Permissions-Policy` header), or null when nothing does, or the engine cannot tell (then the refusal tells).
+ * Errors: never throws.
+ */
+export function microphoneBlocked(): 'insecure' | 'blocked-frame' | 'blocked-page' | null {
+  if (!isSecureContext || !navigator.mediaDevices?.getUserMedia) return 'insecure';
+  const doc = document as PolicyDocument;
+  try {
+    if ((doc.permissionsPolicy ?? doc.featurePolicy)?.allowsFeature('microphone') === false) return self === top ? 'blocked-page' : 'blocked-frame';
+  } catch {
+    // An engine whose policy object throws cannot tell: the refusal will.
+  }
+  return null;
+}
+
+/**
+ * The microphone's permission as the Permissions API tells it, before asking: `granted`, `denied` or `prompt`; null
+ * where the engine has no such query for the microphone. Errors: never rejects.
+ */
+export async function microphonePermission(): Promise<PermissionState | null> {
+  try {
+    return (await navigator.permissions.query({ name: 'microphone' as PermissionName })).state;
+  } catch {
+    return null;
+  }
+}
+
+/** Whose site settings a visitor must open to allow the microphone, from the user agent: Firefox, Safari, else Chromium's. */
+export const browserFamily = (userAgent: string): 'firefox' | 'safari' | 'chromium' =>
+  / Firefox\//.test(userAgent) ? 'firefox' : / Version\/[\d.]+.* Safari\//.test(userAgent) && !/ (Chrome|Chromium|Edg)\//.test(userAgent) ? 'safari' : 'chromium';
 
 /**
  * Asks for the microphone: `getUserMedia({ audio })` with `MICROPHONE_CONSTRAINTS`, each overridden by `constraints`.

@@ -66,7 +66,7 @@ export const WIDGET_LABELS = {
   /** The button beside a visitor's message that did not reach the agent: sends it again (starting a conversation). */
   send_again: 'Send again',
   /** Voice call failures (PROTOCOL.md section 3, "Voice"), each told in the panel and, with its cause, in the console. */
-  microphone_denied: 'The microphone is blocked. Allow it in the browser to talk, or type instead.',
+  microphone_denied: 'The microphone is blocked for this site.',
   no_microphone: 'No microphone was found.',
   microphone_lost: 'The microphone was disconnected.',
   audio_blocked: 'The browser paused the sound. Click anywhere in the page to hear the agent.',

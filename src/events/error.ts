@@ -7,7 +7,8 @@
  */
 export type VoiceAgentErrorCode =
   | 'config' | 'attributes' | 'conversation' | 'service' | 'client-tool' | 'load'
-  | 'microphone-denied' | 'no-microphone' | 'microphone-lost' | 'audio-blocked' | 'output-lost' | 'audio';
+  | 'microphone-denied' | 'microphone-blocked' | 'microphone-in-use' | 'insecure-page' | 'no-microphone' | 'microphone-lost' | 'audio-blocked'
+  | 'output-lost' | 'audio';
 
 /**
  * `voice-agent-error`: something failed; the same words as the console's. Dispatched from the host, `bubbles` and

@@ -1,6 +1,8 @@
 import { nothing, type CSSResult, type ReactiveController, type TemplateResult } from 'lit';
 import type { LitElement } from 'lit';
 import type { AttributeValues } from '../config/attributes.js';
+import { browserFamily } from '../audio/microphone.js';
+import { panelLabels } from '../config/call-labels.js';
 import { offeredLanguages } from '../config/language.js';
 import { fillDynamicVariables, firstMessageFor } from '../config/texts.js';
 import type { ClientToolStore } from './client-tools.js';
@@ -188,7 +190,8 @@ export class ConversationPanel implements ReactiveController {
   /** The panel (`part="panel"`) and everything in it, from the resolved configuration. */
   render(value: WidgetConfigValue): TemplateResult {
     this.#rendered = value;
-    const { config, texts, language, linkPolicy, terms } = value;
+    const { config, language, linkPolicy, terms } = value;
+    const texts = panelLabels(value.texts);
     const conversation = this.#conversation;
     const voice = this.#voice;
     const flags = this.#flags(value);
@@ -196,6 +199,8 @@ export class ConversationPanel implements ReactiveController {
     // The first message until the transcript has a line: while a conversation connects too, until the service's own
     // first message takes its place (it vanished for the handshake, and came back).
     const greeting = entries.length === 0 ? fillDynamicVariables(firstMessageFor(config, language), value.dynamicVariables) : '';
+    const unavailable = flags.voiceAllowed ? voice.unavailable : null;
+    const problem = voice.problem ?? (flags.active ? null : unavailable);
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const rated = flags.ended && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
     const expanded = this.shell.expanded();
@@ -217,9 +222,13 @@ export class ConversationPanel implements ReactiveController {
             onRate: config.feedback_mode === 'during' && conversation.active ? (entry, score) => conversation.rate(entry, score) : null,
             onResend: (entry) => this.#send(value, () => conversation.resend(entry)), onCopyCode: this.#copyCode, transcriptRef: this.#follow.transcriptRef,
           }),
-      // A failure is told once: as the transcript's notice when the transcript shows it, else as an alert.
-      voice.problem && !(config.transcript_enabled && entries.some((entry) => entry.notice === voice.problem))
-        ? voiceProblem({ texts, problem: voice.problem })
+      // A failure is told once: as the transcript's notice when the transcript shows it, else as an alert; its way
+      // forward beside it. What rules a call out on this page is told before any press, instead of the call button.
+      problem
+        ? voiceProblem({
+            texts, problem, told: config.transcript_enabled && entries.some((entry) => entry.notice === problem),
+            browser: browserFamily(navigator.userAgent), typeInstead: flags.textAllowed,
+          })
         : nothing,
       rated
         ? feedbackSheet({
@@ -228,7 +237,8 @@ export class ConversationPanel implements ReactiveController {
           })
         : nothing,
       conversationActions({
-        texts, active: flags.active, voice: flags.voiceAllowed, text: flags.textAllowed, ended: flags.ended, actionsRef: this.#actionsRef,
+        texts, active: flags.active, voice: flags.voiceAllowed && !unavailable, text: flags.textAllowed, ended: flags.ended, actionsRef: this.#actionsRef,
+        retry: voice.mayRetry,
         controls: flags.call ? voiceControls({ config, texts, muted: voice.muted, textMode: voice.textMode, onMute: () => voice.toggleMute(), onTextMode: () => voice.toggleTextMode() }) : nothing,
         onStartCall: () => void this.#starter.start(value, 'voice'), onStart: () => void this.#starter.start(value, 'text'),
         onEnd: () => this.endConversation(),

@@ -7,6 +7,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
+import { CALL_LABELS } from '../../src/config/call-labels.js';
 import { WIDGET_LABELS } from '../../src/config/defaults.js';
 import { captureConsole, until } from '../helpers.js';
 import { $, mountWidget, openPanel } from '../widget-helpers.js';
@@ -21,12 +22,15 @@ const callButtonText = (el: VoiceAgentWidget): string | undefined => part(el, 's
 describe('voice call failures', () => {
   const watch = watchEachCall();
 
+  // The way forward each refusal gets in this engine: how to allow the microphone in this browser (a refusal), and text.
+  const family = / Firefox\//.test(navigator.userAgent) ? 'firefox' : /Chrome\//.test(navigator.userAgent) ? 'chromium' : 'safari';
   const refusals = [
-    { name: 'NotAllowedError', label: 'microphone_denied', words: 'the microphone was denied' },
-    { name: 'NotFoundError', label: 'no_microphone', words: 'no microphone could be opened' },
+    { name: 'NotAllowedError', shown: `${WIDGET_LABELS.microphone_denied} ${CALL_LABELS[`allow_microphone_${family}`]} ${CALL_LABELS.type_instead}`, words: 'the visitor denied the microphone' },
+    { name: 'NotFoundError', shown: `${WIDGET_LABELS.no_microphone} ${CALL_LABELS.type_instead}`, words: 'no microphone could be opened' },
+    { name: 'NotReadableError', shown: `${CALL_LABELS.microphone_in_use} ${CALL_LABELS.type_instead}`, words: 'the microphone is in use by another application' },
   ] as const;
-  for (const { name, label, words } of refusals) {
-    it(`getUserMedia rejecting with ${name}: ${label} shown, the cause in the console, no socket, the chat still offered`, async () => {
+  for (const { name, shown, words } of refusals) {
+    it(`getUserMedia rejecting with ${name}: its words and way forward shown, the cause in the console, no socket, the chat still offered, the call button tries again`, async () => {
       watch.answerGetUserMedia(() => Promise.reject(new DOMException(`injected ${name}`, name)));
       const el = await mountWidget('agent_minimal');
       await openPanel(el);
@@ -35,7 +39,7 @@ describe('voice call failures', () => {
         await until(() => problem(el), 'the problem shown');
       });
       expect(problem(el)!.getAttribute('role')).to.equal('alert');
-      expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS[label]);
+      expect(problem(el)!.textContent!.trim()).to.equal(shown);
       expect(errors).to.have.length(1);
       expect(errors[0]).to.include('[voice-agent-widget]').and.include(words).and.include(`${name}: injected ${name}`);
       expect(watch.sockets, 'no socket opened').to.deep.equal([]);
@@ -44,10 +48,42 @@ describe('voice call failures', () => {
       await until(() => watch.contexts[0].state === 'closed', 'the AudioContext closed');
       await el.updateComplete;
       expect(part(el, 'start-button')!.textContent!.trim(), 'the chat is still offered').to.equal(LABEL.startChat);
-      expect(callButtonText(el), 'a call can be tried again').to.equal(LABEL.startCall);
+      expect(callButtonText(el), 'a call can be tried again').to.equal(WIDGET_LABELS.retry);
       expect(statusText(el)).to.equal('');
     });
   }
+
+  it('a microphone whose permission says denied: told without asking (no prompt); the call button then asks anew and the call starts', async function () {
+    this.timeout(15000);
+    const { query } = Permissions.prototype;
+    const asked: string[] = [];
+    Permissions.prototype.query = function (this: Permissions, descriptor: PermissionDescriptor) {
+      asked.push(descriptor.name);
+      return descriptor.name === ('microphone' as PermissionName) ? Promise.resolve({ state: 'denied' } as PermissionStatus) : query.call(this, descriptor);
+    };
+    try {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const { errors } = await captureConsole(async () => {
+        part(el, 'start-call-button')!.click();
+        await until(() => problem(el), 'the problem shown');
+      });
+      expect(asked, 'the permission read first').to.include('microphone');
+      expect(watch.constraints, 'the visitor not asked again').to.deep.equal([]);
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.include('the visitor denied the microphone').and.include('Permissions API');
+      await el.updateComplete;
+      expect(callButtonText(el)).to.equal(WIDGET_LABELS.retry);
+      part(el, 'start-call-button')!.click();
+      await until(() => live(el), 'the call live after trying again');
+      expect(watch.constraints, 'asked anew').to.have.length(1);
+      expect(problem(el)).to.equal(null);
+      $<HTMLButtonElement>(el, '[part~="end-button"]')!.click();
+      await watch.released();
+    } finally {
+      Permissions.prototype.query = query;
+    }
+  });
 
   it('the microphone lost during a call: microphone_lost notice, the call ended as an error, everything released', async function () {
     this.timeout(15000);
@@ -65,6 +101,7 @@ describe('voice call failures', () => {
     await el.updateComplete;
     expect(notices(el)).to.deep.equal([WIDGET_LABELS.microphone_lost]);
     expect(problem(el), 'told once: the transcript notice, no second alert').to.equal(null);
+    expect(part(el, 'voice-help')?.textContent?.trim(), 'its way forward beside it').to.equal(CALL_LABELS.type_instead);
     expect(statusText(el), 'not stuck in a call status').to.equal('');
     expect(callButtonText(el)).to.equal(LABEL.newCall);
     await watch.released();
@@ -82,7 +119,7 @@ describe('voice call failures', () => {
     expect(errors).to.have.length(1);
     await el.updateComplete;
     expect(problem(el)!.getAttribute('role')).to.equal('alert');
-    expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.microphone_lost);
+    expect(problem(el)!.textContent!.trim()).to.equal(`${WIDGET_LABELS.microphone_lost} ${CALL_LABELS.type_instead}`);
     await watch.released();
   });
 

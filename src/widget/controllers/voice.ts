@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { AudioController, type AudioErrorKind, type AudioTurnState } from '../../audio/audio-controller.js';
 import { CallWorker } from '../../audio/call-thread.js';
-import { microphoneErrorKind, requestMicrophone } from '../../audio/microphone.js';
+import { microphoneBlocked, microphoneErrorKind, microphonePermission, requestMicrophone } from '../../audio/microphone.js';
 import { WORKLET_FILES } from '../../audio/worklets.js';
 import { besideScript } from '../../client/paths.js';
 import type { SessionOptions } from '../../client/session.js';
@@ -20,12 +20,25 @@ export type VoiceState = 'off' | 'starting' | 'on';
  */
 const PLAYOUT = { prebufferMs: 60, hangoverMs: 150 };
 
+/** The failures of a call's start that a new try may mend: the visitor allows the microphone, plugs one in, or closes what held it. */
+const RETRY: ReadonlySet<NoticeKind> = new Set(['microphone_denied', 'no_microphone', 'microphone_in_use']);
+
 /** The calls on this page: only one holds the microphone; a new call ends the others. */
 const calls = new Set<VoiceController>();
 
 /** A failure's notice (a `WIDGET_LABELS` key), its `voice-agent-error` code and the console's words for it. */
 const FAILURE: Record<AudioErrorKind | 'lost', [NoticeKind, VoiceAgentErrorCode, string]> = {
-  denied: ['microphone_denied', 'microphone-denied', 'the microphone was denied (by the visitor or the page\'s permissions policy)'],
+  denied: ['microphone_denied', 'microphone-denied', "the visitor denied the microphone (now or before: this site's settings in the browser can allow it)"],
+  'blocked-page': [
+    'microphone_blocked_page', 'microphone-blocked',
+    "the page's Permissions-Policy blocks the microphone. Fix: send Permissions-Policy: microphone=(self), or leave microphone out of it",
+  ],
+  'blocked-frame': [
+    'microphone_blocked_frame', 'microphone-blocked',
+    'the iframe the widget is in may not use the microphone. Fix: <iframe … allow="microphone">, and no Permissions-Policy header that blocks microphone',
+  ],
+  insecure: ['insecure_page', 'insecure-page', 'not a secure context: browsers give the microphone only to https pages and localhost. Fix: serve the page over https'],
+  'in-use': ['microphone_in_use', 'microphone-in-use', 'the microphone is in use by another application, or could not start'],
   'no-microphone': ['no_microphone', 'no-microphone', 'no microphone could be opened'],
   lost: ['microphone_lost', 'microphone-lost', 'the microphone went away during the call'],
   suspended: ['audio_blocked', 'audio-blocked', 'the browser holds the sound back until a click (autoplay policy)'],
@@ -51,6 +64,27 @@ export class VoiceController implements ReactiveController {
   textMode = false;
   /** The last failure's notice, shown until the next call (`audio_blocked` until the next click resumes). */
   problem: NoticeKind | null = null;
+  /** The last call could not start where trying again may help (its microphone refused, missing or busy): the call button says so. */
+  get mayRetry(): boolean {
+    return !!this.problem && RETRY.has(this.problem);
+  }
+
+  /** `unavailable`, once read. */
+  #unavailable: NoticeKind | null | undefined;
+
+  /**
+   * What rules a call out on this page before any press (`microphoneBlocked`: an insecure page, a permissions policy
+   * that blocks the microphone), as the notice the panel shows instead of the call button, or null. The first read
+   * tells the site owner the fix in the console.
+   */
+  get unavailable(): NoticeKind | null {
+    if (this.#unavailable === undefined) {
+      const kind = microphoneBlocked();
+      this.#unavailable = kind && FAILURE[kind][0];
+      if (kind) log.error(`voice call: ${FAILURE[kind][2]}.`);
+    }
+    return this.#unavailable;
+  }
 
   readonly #audio: AudioController;
   readonly #output = new Audio();
@@ -162,15 +196,26 @@ export class VoiceController implements ReactiveController {
     for (const call of calls) if (call !== this) call.end();
     calls.add(this);
     const run = ++this.#run;
+    /** The visitor refused the microphone at the last try: this press asks anew, whatever the permission says. */
+    const again = this.problem === 'microphone_denied';
     this.#conversation = conversation;
     this.#set({ state: 'starting', turn: 'listening', muted: false, textMode: false, problem: null });
     this.#audio.mute(false);
     this.#output.muted = false;
-    let stream: MediaStream;
+    // What rules the microphone out is told without asking; so is a permission the visitor refused before.
+    const blocked = microphoneBlocked();
+    let stream: MediaStream | undefined;
+    let error: unknown;
     try {
-      stream = await requestMicrophone();
-    } catch (error) {
-      const kind = microphoneErrorKind(error);
+      if (!blocked && !again && (await microphonePermission()) === 'denied') {
+        throw new DOMException('the permission says denied (Permissions API): not asked again until the visitor tries again', 'NotAllowedError');
+      }
+      if (!blocked) stream = await requestMicrophone();
+    } catch (refusal) {
+      error = refusal;
+    }
+    if (!stream) {
+      const kind = blocked ?? microphoneErrorKind(error);
       if (run === this.#run) this.#fail(kind, error);
       throw new Error(`the call did not start: ${FAILURE[kind][2]}`);
     }

@@ -16,6 +16,8 @@ export interface ConversationActionsOptions {
   text: boolean;
   /** A conversation ended before: the call button says `new_call`. */
   ended: boolean;
+  /** The last call failed where asking again can help (a refused, missing or busy microphone): it says `retry`. */
+  retry: boolean;
   /** The voice call's controls (mute, voice / text), shown beside the end button. */
   controls: unknown;
   onStartCall: () => void;
@@ -28,13 +30,14 @@ export interface ConversationActionsOptions {
 /**
  * The buttons of a conversation: before it, the call button (`part="start-call-button"`, `start_call` or `new_call`)
  * and the chat button (`part="start-button"`, `start_chat`) as the agent offers; during it, the call's controls and
- * the end button (`part="end-button"`, `end_call`).
+ * the end button (`part="end-button"`, `end_call`). After a call failed for its microphone the call button says `retry`:
+ * it asks for the microphone anew.
  */
-export function conversationActions({ texts, active, voice, text, ended, controls, onStartCall, onStart, onEnd, actionsRef }: ConversationActionsOptions): TemplateResult {
+export function conversationActions({ texts, active, voice, text, ended, retry, controls, onStartCall, onStart, onEnd, actionsRef }: ConversationActionsOptions): TemplateResult {
   return html`<div class="actions" ${elementRef(actionsRef)}>
     ${active
       ? html`${controls}<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
-      : html`${voice ? html`<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
+      : html`${voice ? html`<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${retry ? texts.retry : ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
           ? html`<button part="button start-button" class="primary start" type="button" @click=${onStart}>${texts.start_chat}</button>`
           : nothing}`}
   </div>`;

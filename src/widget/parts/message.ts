@@ -1,5 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { stripAudioTags } from '../../config/texts.js';
+import type { PanelLabels } from '../../config/call-labels.js';
 import type { Labels } from '../../config/types.js';
 import type { LinkPolicy } from '../../config/link-policy.js';
 import { IncrementalMarkdown } from '../../markdown/incremental.js';
@@ -72,7 +73,7 @@ export function agentContent({ owner, text, linkPolicy, texts, onCopyCode, extra
 /** Options of `message`. */
 export interface MessageOptions {
   entry: TranscriptEntry;
-  texts: Labels;
+  texts: PanelLabels;
   linkPolicy: LinkPolicy;
   /** Remove bracketed audio tags such as `[laughs]` from agent text (`strip_audio_tags`). */
   stripTags: boolean;
@@ -93,7 +94,7 @@ export interface MessageOptions {
  */
 export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend, onCopyCode }: MessageOptions): TemplateResult {
   if (entry.role === 'tool') return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
-  if (entry.role === 'notice') return html`<p part="notice" class="notice ${FAILURES.has(entry.notice!) ? 'error' : ''}">${texts[NOTICE_LABELS[entry.notice!]]}</p>`;
+  if (entry.role === 'notice') return html`<p part="notice" class="notice ${isFailure(entry.notice!) ? 'error' : ''}">${noticeText(texts, entry.notice!)}</p>`;
   if (entry.role === 'user') {
     return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
         ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark">${` (${texts.error_occurred})`}</span>` : nothing}
@@ -104,22 +105,23 @@ export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend,
     onRate && entry.eventId !== null && !entry.streaming ? messageRating({ entry, texts, onRate }) : nothing}`;
 }
 
-/** The label of each notice kind (a transcript notice, or a voice failure's alert). */
-export const NOTICE_LABELS: Record<NoticeKind, keyof Labels> = {
+/** The notices not named by a label of their own name: the end of a conversation and the switches of mode. */
+const RENAMED = {
   user: 'user_ended_conversation',
   agent: 'agent_ended_conversation',
   error: 'error_occurred',
   text_mode: 'switched_to_text_mode',
   voice_mode: 'switched_to_voice_mode',
-  microphone_denied: 'microphone_denied',
-  no_microphone: 'no_microphone',
-  microphone_lost: 'microphone_lost',
-  audio_blocked: 'audio_blocked',
-  output_lost: 'output_lost',
-};
+} as const;
 
-/** Notices that tell a failure: shown in the error colour. */
-const FAILURES: ReadonlySet<NoticeKind> = new Set(['error', 'microphone_denied', 'no_microphone', 'microphone_lost', 'audio_blocked', 'output_lost']);
+/**
+ * The words of a notice kind (a transcript notice, or a voice failure's alert): its label, of the same name unless
+ * `RENAMED` says otherwise (every failure of a call has a label of its own name).
+ */
+export const noticeText = (texts: PanelLabels, kind: NoticeKind): string => texts[kind in RENAMED ? RENAMED[kind as keyof typeof RENAMED] : (kind as Exclude<NoticeKind, keyof typeof RENAMED>)];
+
+/** Notices that tell a failure, shown in the error colour: all but an end the visitor or the agent chose and the switches of mode. */
+const isFailure = (kind: NoticeKind): boolean => kind === 'error' || !(kind in RENAMED);
 
 export const messageStyles = css`
   .message {

@@ -3,7 +3,7 @@ import { Directive, directive } from 'lit/directive.js';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { stripAudioTags } from '../../config/texts.js';
-import type { Labels } from '../../config/types.js';
+import type { PanelLabels } from '../../config/call-labels.js';
 import type { LinkPolicy } from '../../config/link-policy.js';
 import type { TranscriptEntry } from '../controllers/conversation.js';
 import { elementRef, type ElementCallback } from './element-ref.js';
@@ -14,7 +14,7 @@ import type { MessageScore } from './message-rating.js';
 export interface TranscriptOptions {
   /** The lines shown, in order. */
   entries: readonly TranscriptEntry[];
-  texts: Labels;
+  texts: PanelLabels;
   linkPolicy: LinkPolicy;
   /** The configured first message shown before a conversation starts, or null (PROTOCOL.md section 3). */
   greeting: { owner: object; text: string } | null;

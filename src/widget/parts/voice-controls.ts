@@ -1,7 +1,8 @@
 import { css, html, nothing, svg, type TemplateResult } from 'lit';
+import type { PanelLabels } from '../../config/call-labels.js';
 import type { Labels, WidgetConfig } from '../../config/types.js';
 import type { NoticeKind } from '../controllers/conversation.js';
-import { NOTICE_LABELS } from './message.js';
+import { noticeText } from './message.js';
 
 /**
  * A microphone, drawn in the text colour (no emoji font needed). Elements are closed explicitly: the build's template
@@ -38,14 +39,35 @@ export function voiceControls({ config, texts, muted, textMode, onMute, onTextMo
 
 /** Options of `voiceProblem`. */
 export interface VoiceProblemOptions {
-  texts: Labels;
+  texts: PanelLabels;
   /** The failure's notice kind (a label key). */
   problem: NoticeKind;
+  /** The transcript tells the failure already (its notice): only the way forward is shown here, if any. */
+  told: boolean;
+  /** Whose site settings allow a refused microphone (`browserFamily`): the words of `microphone_denied`'s way forward. */
+  browser: 'chromium' | 'firefox' | 'safari';
+  /** The agent takes text: a microphone that cannot be had says so, as the other way forward. */
+  typeInstead: boolean;
 }
 
-/** A voice failure in plain words (`part="voice-problem"`, `role="alert"`, the error colour): denied, no microphone, blocked sound… */
-export function voiceProblem({ texts, problem }: VoiceProblemOptions): TemplateResult {
-  return html`<p part="voice-problem" class="problem" role="alert">${texts[NOTICE_LABELS[problem]]}</p>`;
+/** The microphone failures: each has a way forward (the call button tries again, or text where the agent takes it). */
+const MICROPHONE: ReadonlySet<NoticeKind> = new Set([
+  'microphone_denied', 'no_microphone', 'microphone_lost', 'microphone_in_use', 'microphone_blocked_page', 'microphone_blocked_frame', 'insecure_page',
+]);
+
+/**
+ * A voice failure in plain words (`part="voice-problem"`, `role="alert"`, the error colour): denied, blocked by the
+ * page, no microphone, in use, an insecure page, blocked sound… with its way forward in the same words (PROTOCOL.md
+ * section 3, "Voice"): for a refused microphone how to allow it in this browser, and text where the agent takes it.
+ * When the transcript tells the failure, only the way forward is shown (`part="voice-help"`), or nothing.
+ */
+export function voiceProblem({ texts, problem, told, browser, typeInstead }: VoiceProblemOptions): TemplateResult | typeof nothing {
+  const help = [
+    problem === 'microphone_denied' ? texts[`allow_microphone_${browser}`] : '',
+    typeInstead && MICROPHONE.has(problem) ? texts.type_instead : '',
+  ].filter(Boolean).join(' ');
+  if (told) return help ? html`<p part="voice-help" class="problem help">${help}</p>` : nothing;
+  return html`<p part="voice-problem" class="problem" role="alert">${noticeText(texts, problem)}${help ? html` <span class="help">${help}</span>` : nothing}</p>`;
 }
 
 export const voiceControlsStyles = css`
@@ -57,6 +79,10 @@ export const voiceControlsStyles = css`
     color: var(--_error-text);
     font-size: 13px;
     text-align: center;
+  }
+  p.help {
+    border-color: var(--_base-border);
+    color: var(--_base-primary);
   }
   .mute svg {
     fill: none;

@@ -3,7 +3,7 @@
 import { expect, fixture } from '@open-wc/testing';
 import { html, render } from 'lit';
 import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../../src/config/defaults.js';
-import type { Labels } from '../../../src/config/types.js';
+import { CALL_LABELS, type PanelLabels } from '../../../src/config/call-labels.js';
 import { mutatedNodes } from '../../helpers.js';
 import type { LinkPolicy } from '../../../src/config/link-policy.js';
 import type { TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
@@ -38,9 +38,9 @@ function conversation(): { entries: TranscriptEntry[]; streaming: TranscriptEntr
 }
 
 /** Labels that count which of them are read. */
-function countedLabels(): { texts: Labels; read: Set<string> } {
+function countedLabels(): { texts: PanelLabels; read: Set<string> } {
   const read = new Set<string>();
-  const texts = new Proxy({ ...DEFAULT_TEXTS, ...WIDGET_LABELS } as Labels, {
+  const texts = new Proxy({ ...CALL_LABELS, ...DEFAULT_TEXTS, ...WIDGET_LABELS } as PanelLabels, {
     get(target, key, receiver) {
       if (typeof key === 'string') read.add(key);
       return Reflect.get(target, key, receiver);
@@ -50,7 +50,7 @@ function countedLabels(): { texts: Labels; read: Set<string> } {
 }
 
 /** Options as the element passes them on each update: fresh callbacks every time. */
-function options(entries: TranscriptEntry[], texts: Labels, calls: string[] = [], tag = ''): TranscriptOptions {
+function options(entries: TranscriptEntry[], texts: PanelLabels, calls: string[] = [], tag = ''): TranscriptOptions {
   return {
     entries, texts, linkPolicy: POLICY, greeting: null, stripTags: true,
     onScroll: () => {},
