@@ -67,7 +67,7 @@ export function voiceProblem({ texts, problem, told, browser, typeInstead }: Voi
     typeInstead && MICROPHONE.has(problem) ? texts.type_instead : '',
   ].filter(Boolean).join(' ');
   if (told) return help ? html`<p part="voice-help" class="problem help">${help}</p>` : nothing;
-  return html`<p part="voice-problem" class="problem" role="alert">${noticeText(texts, problem)}${help ? html` <span class="help">${help}</span>` : nothing}</p>`;
+  return html`<p part="voice-problem" class="problem" role="alert">${help ? `${noticeText(texts, problem)} ${help}` : noticeText(texts, problem)}</p>`;
 }
 
 export const voiceControlsStyles = css`

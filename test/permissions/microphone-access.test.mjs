@@ -1,0 +1,182 @@
+// Why the microphone cannot be had (issue 19, PROTOCOL.md section 3, "Voice"), tried from outside as a visitor meets it:
+// the built script-tag widget (dist/, `npm run build` first) on pages of the reference service, in Debian's Chromium
+// driven by playwright-core, with real response headers, real iframes of another origin, a real insecure origin and a
+// browser that denies the microphone. What the widget says to the visitor, and to the site owner in the console.
+// Run: node --test test/permissions/
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { startService } from '../../demo/service/service.mjs';
+import { chromiumArgs, chromiumArgsWithFakeMicrophone, chromiumPath } from '../../scripts/chromium.mjs';
+
+const dist = new URL('../../dist/', import.meta.url);
+/** The script-tag build as a site's host serves it. */
+const files = Object.fromEntries(readdirSync(dist).filter((f) => /^voice-agent-.*\.js$/.test(f)).map((f) => [`/${f}`, readFileSync(new URL(f, dist))]));
+
+/** A site's page with the widget of `agent_minimal` (voice and text), as README's "Embed it" gives it. */
+const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A site</title>
+<script src="/voice-agent-widget.js"></script></head><body><h1>A site</h1><voice-agent-widget agent-id="agent_minimal"></voice-agent-widget></body></html>`;
+/** A page of another origin holding `src` in an iframe, with `allow` when given. */
+const framing = (src, allow) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A CMS</title></head>
+<body><h1>A CMS page</h1><iframe src="${src}" ${allow ? `allow="${allow}"` : ''} width="500" height="720"></iframe></body></html>`;
+
+// The words the visitor reads (src/config/call-labels.ts, src/config/defaults.ts).
+const WORDS = {
+  blockedPage: 'This page does not allow the microphone.',
+  blockedFrame: 'The microphone is not allowed where this widget is embedded.',
+  insecure: 'Calls need a secure (https) page to use the microphone.',
+  denied: 'The microphone is blocked for this site.',
+  allowInChromium: 'To allow it, click the icon left of the address bar and set Microphone to Allow.',
+  typeInstead: 'You can type instead.',
+};
+
+let service;
+/** Chromium with its fake microphone and no prompt (the microphone granted), as the browser tests run it. */
+let granting;
+/** Chromium whose permission prompts are answered "Block": a visitor who denies the microphone. */
+let denying;
+
+before(async () => {
+  service = await startService({
+    host: '127.0.0.1', port: 0, log: () => {}, replyDelayMs: 5,
+    fallback(req, res) {
+      const [path, query] = req.url.split('?');
+      const params = new URLSearchParams(query);
+      if (path === '/site') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+      // The same page served with a Permissions-Policy header that blocks the microphone.
+      if (path === '/site-no-microphone') {
+        return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'permissions-policy': 'microphone=()' }).end(page);
+      }
+      if (path === '/cms') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(framing(params.get('src'), params.get('allow')));
+      const file = files[path];
+      if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(file);
+      else res.writeHead(404).end();
+    },
+  });
+  const port = new URL(service.url).port;
+  // `insecure.test` is this machine, over plain http: not a secure context (localhost and 127.0.0.1 are).
+  const hosts = `--host-resolver-rules=MAP insecure.test:${port} 127.0.0.1:${port}`;
+  granting = await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgsWithFakeMicrophone(), hosts] });
+  denying = await chromium.launch({
+    executablePath: chromiumPath, headless: true,
+    args: [...chromiumArgs, '--use-fake-device-for-media-stream', '--deny-permission-prompts', '--autoplay-policy=no-user-gesture-required'],
+  });
+});
+
+after(async () => {
+  await Promise.all([granting?.close(), denying?.close()]);
+  await service?.close();
+});
+
+/**
+ * Opens `url` in a new context of `browser`, presses the launcher (in the iframe when `framed`) and waits for the
+ * panel's conversation buttons.
+ * @returns the tab, the widget's frame and every console line of the tab and its frames (type: text)
+ */
+async function openPanel(browser, url, { framed = false } = {}) {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  const lines = [];
+  tab.on('console', (message) => lines.push(`${message.type()}: ${message.text()}`));
+  tab.on('pageerror', (error) => lines.push(`pageerror: ${error.message}`));
+  await tab.goto(url);
+  const root = framed ? tab.frameLocator('iframe') : tab;
+  const widget = root.locator('voice-agent-widget');
+  await widget.locator('.launcher:not([disabled])').click({ timeout: 15000 });
+  await widget.locator('[part~="start-button"]').waitFor({ timeout: 15000 });
+  return { context, tab, widget, lines };
+}
+
+/** The text of the widget's alert, or null when none shows. */
+const problemText = async (widget) => ((await widget.locator('[part~="voice-problem"]').count()) ? (await widget.locator('[part~="voice-problem"]').textContent()).trim() : null);
+
+/** The lines of the widget's own (its `[voice-agent-widget]` prefix). */
+const widgetLines = (lines) => lines.filter((line) => line.includes('[voice-agent-widget]'));
+
+describe('a call the page rules out is told before the press, with the site owner\'s fix in the console', () => {
+  test('a page served with Permissions-Policy: microphone=(): its own words, no call button, the header named in the console', async () => {
+    const { context, widget, lines } = await openPanel(granting, `${service.url}/site-no-microphone`);
+    try {
+      assert.equal(await problemText(widget), `${WORDS.blockedPage} ${WORDS.typeInstead}`);
+      assert.equal(await widget.locator('[part~="start-call-button"]').count(), 0, 'no call button: a call cannot start here');
+      const errors = widgetLines(lines);
+      assert.equal(errors.length, 1, errors.join('\n'));
+      assert.match(errors[0], /^error: .*Permissions-Policy blocks the microphone\. Fix: send Permissions-Policy: microphone=\(self\)/);
+      assert.notEqual(WORDS.blockedPage, WORDS.denied);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a cross-origin iframe without allow="microphone": its own words, no call button, the iframe attribute named', async () => {
+    // The CMS page on localhost, the widget's page on 127.0.0.1: two origins.
+    const { context, widget, lines } = await openPanel(granting, `${service.url.replace('127.0.0.1', 'localhost')}/cms?src=${encodeURIComponent(`${service.url}/site`)}`, { framed: true });
+    try {
+      assert.equal(await problemText(widget), `${WORDS.blockedFrame} ${WORDS.typeInstead}`);
+      assert.equal(await widget.locator('[part~="start-call-button"]').count(), 0);
+      const errors = widgetLines(lines);
+      assert.equal(errors.length, 1, errors.join('\n'));
+      assert.match(errors[0], /^error: .*the iframe the widget is in may not use the microphone\. Fix: <iframe … allow="microphone">/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the same iframe with allow="microphone": nothing to tell, and the call starts', async () => {
+    const { context, widget, lines } = await openPanel(
+      granting, `${service.url.replace('127.0.0.1', 'localhost')}/cms?allow=microphone&src=${encodeURIComponent(`${service.url}/site`)}`, { framed: true },
+    );
+    try {
+      assert.equal(await problemText(widget), null);
+      await widget.locator('[part~="start-call-button"]').click();
+      await widget.locator('.root.live').waitFor({ state: 'attached', timeout: 20000 });
+      await widget.locator('[part~="end-button"]').click();
+      assert.deepEqual(widgetLines(lines), []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an insecure page (http, not localhost): said before the press, with the reason; the chat still offered', async () => {
+    const { context, tab, widget, lines } = await openPanel(granting, service.url.replace('127.0.0.1', 'insecure.test') + '/site');
+    try {
+      assert.equal(await tab.evaluate(() => isSecureContext), false);
+      assert.equal(await problemText(widget), `${WORDS.insecure} ${WORDS.typeInstead}`);
+      assert.equal(await widget.locator('[part~="start-call-button"]').count(), 0);
+      assert.equal(await widget.locator('[part~="start-button"]').count(), 1, 'the chat offered');
+      const errors = widgetLines(lines);
+      assert.equal(errors.length, 1, errors.join('\n'));
+      assert.match(errors[0], /^error: .*not a secure context.*Fix: serve the page over https/);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a visitor who denies the microphone', () => {
+  test('is told how to allow it in this browser, with text offered; "Try again" asks anew and the call starts once allowed', async () => {
+    const { context, tab, widget, lines } = await openPanel(denying, `${service.url}/site`);
+    try {
+      await widget.locator('[part~="start-call-button"]').click();
+      await widget.locator('[part~="voice-problem"]').waitFor({ timeout: 15000 });
+      assert.equal(await problemText(widget), `${WORDS.denied} ${WORDS.allowInChromium} ${WORDS.typeInstead}`);
+      assert.notEqual(await problemText(widget), `${WORDS.blockedPage} ${WORDS.typeInstead}`);
+      const errors = widgetLines(lines).filter((line) => line.startsWith('error:'));
+      assert.equal(errors.length, 1, errors.join('\n'));
+      assert.match(errors[0], /the visitor denied the microphone.*NotAllowedError/);
+      const retry = widget.locator('[part~="start-call-button"]');
+      assert.equal((await retry.textContent()).trim(), 'Try again');
+      // The visitor allows it in the site settings, then tries again.
+      const cdp = await context.newCDPSession(tab);
+      const { targetInfo } = await cdp.send('Target.getTargetInfo');
+      await cdp.send('Browser.setPermission', { permission: { name: 'microphone' }, setting: 'granted', origin: service.url, browserContextId: targetInfo.browserContextId });
+      await retry.click();
+      await widget.locator('.root.live').waitFor({ state: 'attached', timeout: 20000 });
+      assert.equal(await problemText(widget), null, 'the problem gone with the call live');
+      await widget.locator('[part~="end-button"]').click();
+    } finally {
+      await context.close();
+    }
+  });
+});
