@@ -40,6 +40,7 @@ describe('voice call failures', () => {
       });
       expect(problem(el)!.getAttribute('role')).to.equal('alert');
       expect(problem(el)!.textContent!.trim()).to.equal(shown);
+      await expect(el, 'the state passes axe').to.be.accessible();
       expect(errors).to.have.length(1);
       expect(errors[0]).to.include('[voice-agent-widget]').and.include(words).and.include(`${name}: injected ${name}`);
       expect(watch.sockets, 'no socket opened').to.deep.equal([]);
@@ -82,6 +83,30 @@ describe('voice call failures', () => {
       await watch.released();
     } finally {
       Permissions.prototype.query = query;
+    }
+  });
+
+  it('a page whose permissions policy blocks the microphone: told before the press instead of the call button, the fix in the console', async () => {
+    const doc = document as Document & { permissionsPolicy?: unknown };
+    const own = Object.getOwnPropertyDescriptor(doc, 'permissionsPolicy');
+    // What a Permissions-Policy: microphone=() header makes the document say (the real header: test/permissions/).
+    Object.defineProperty(doc, 'permissionsPolicy', { configurable: true, value: { allowsFeature: (feature: string) => feature !== 'microphone' } });
+    try {
+      const el = await mountWidget('agent_minimal');
+      const { errors } = await captureConsole(async () => {
+        await openPanel(el);
+        await until(() => problem(el), 'the problem shown');
+      });
+      expect(problem(el)!.textContent!.trim()).to.equal(`${CALL_LABELS.microphone_blocked_page} ${CALL_LABELS.type_instead}`);
+      expect(part(el, 'start-call-button'), 'no call button').to.equal(null);
+      expect(part(el, 'start-button')!.textContent!.trim(), 'the chat offered').to.equal(LABEL.startChat);
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.include('Fix: send Permissions-Policy: microphone=(self)');
+      await expect(el, 'the state passes axe').to.be.accessible();
+      expect(watch.constraints, 'nothing asked').to.deep.equal([]);
+    } finally {
+      if (own) Object.defineProperty(doc, 'permissionsPolicy', own);
+      else delete doc.permissionsPolicy;
     }
   });
 

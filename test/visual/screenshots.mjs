@@ -615,6 +615,9 @@ const VOICE_FAULTS = {
     navigator.mediaDevices.getUserMedia = (c) => new Promise((r) => setTimeout(() => r(ask(c)), 60000)); }`,
   denied: `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));`,
   noMicrophone: `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));`,
+  inUse: `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Could not start audio source', 'NotReadableError'));`,
+  // What a Permissions-Policy header that blocks the microphone makes the document say (test/permissions/ serves the real header).
+  policy: `Object.defineProperty(document, 'permissionsPolicy', { value: { allowsFeature: (f) => f !== 'microphone' } });`,
   // A quiet room: the fake microphone's speech would interrupt the agent at once (the reference service listens).
   quiet: `navigator.mediaDevices.getUserMedia = async () => {
     const s = new AudioContext().createMediaStreamDestination().stream;
@@ -686,8 +689,9 @@ async function voiceStates() {
     await context.close();
 
     for (const [name, fault, words] of /** @type {const} */ ([
-      ['voice-denied', 'denied', 'The microphone is blocked. Allow it in the browser to talk, or type instead.'],
+      ['voice-denied', 'denied', 'The microphone is blocked for this site.'],
       ['voice-no-microphone', 'noMicrophone', 'No microphone was found.'],
+      ['voice-in-use', 'inUse', 'The microphone is in use by another app, or could not start.'],
       ['voice-blocked', 'blocked', 'The browser paused the sound. Click anywhere in the page to hear the agent.'],
     ])) {
       step = name;
@@ -696,6 +700,12 @@ async function voiceStates() {
       await shoot(page, `${name}.png`);
       await context.close();
     }
+
+    step = 'voice-blocked-page';
+    ({ context, page } = await call('policy', false));
+    await page.locator('[part~="voice-problem"]').getByText('This page does not allow the microphone.').waitFor();
+    await shoot(page, 'voice-blocked-page.png');
+    await context.close();
 
     step = 'voice-microphone-lost';
     ({ context, page } = await call('quiet'));

@@ -81,8 +81,8 @@ export const voiceControlsStyles = css`
     text-align: center;
   }
   p.help {
-    border-color: var(--_base-border);
-    color: var(--_base-primary);
+    border: 0;
+    color: var(--_base-subtle);
   }
   .mute svg {
     fill: none;
