@@ -22,6 +22,8 @@ export { VoiceAgentBeforeStartEvent, type BeforeStartDetail, type ClientTool } f
 export { VoiceAgentStatusEvent } from './events/status.js';
 export { VoiceAgentMessageEvent } from './events/message.js';
 export { VoiceAgentErrorEvent, type VoiceAgentErrorCode } from './events/error.js';
+/** `voice-agent-device`: the visitor chose the call's microphone or speaker (`detail: {kind, deviceId, label}`). */
+export { VoiceAgentDeviceEvent } from './events/device.js';
 
 // The client, usable without the element (README "Using the client without the element").
 /** The conversation socket of PROTOCOL.md section 3 as a typed `EventTarget`, and its events. */

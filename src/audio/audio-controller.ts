@@ -85,6 +85,9 @@ interface Prepared {
 /** The resources of one `start()`, released together. */
 interface Run {
   stream?: MediaStream;
+  /** The microphone's node feeding the capture worklet, and the release of its device watch. */
+  source?: AudioNode;
+  unwatch?: () => void;
   ctx?: AudioContext;
   cap?: AudioWorkletNode;
   out?: AudioWorkletNode;
@@ -212,6 +215,7 @@ export class AudioController implements ReactiveController {
         this.#levels();
       };
       source.connect(cap);
+      r.source = source;
 
       const resample = createResampler(output.sampleRate, ctx.sampleRate);
       r.decode = (bytes) => resample(output.encoding === 'ulaw' ? ulawToFloat(bytes) : pcm16ToFloat(bytes));
@@ -241,12 +245,7 @@ export class AudioController implements ReactiveController {
 
       // Lost devices and a context the browser suspends.
       const lost = (kind: AudioErrorKind, message: string, keep?: boolean) => this.#fail(r, kind, new Error(message), keep);
-      r.off.push(
-        watchDevices(stream, {
-          onMicrophoneLost: () => lost('no-microphone', 'the microphone went away'),
-          onOutputLost: () => lost('output-lost', 'no audio output is left', true),
-        }),
-      );
+      this.#watch(r, stream);
       this.#listen(r, ctx, 'error', () => lost('output-lost', 'the audio output failed', true));
       this.#listen(r, audio, 'error', () => lost('output-lost', 'the audio element failed', true));
       // Once running: `suspended`, or Safari's `interrupted` (a phone call). Before that, the grace below judges.
@@ -332,6 +331,41 @@ export class AudioController implements ReactiveController {
     this.#stopRun();
   }
 
+  /**
+   * Moves capture to the microphone `deviceId` ('' for the browser's default) during a call, without stopping it: the
+   * new device is asked for (the same constraints), connected to the same capture worklet, and only then the old one
+   * is disconnected and stopped, so the chunks go on in the same format with no gap but the device's own start.
+   * @returns true once capture runs on it; false (capture stays where it was) when no call runs, it is not open yet,
+   * or the device could not be opened
+   */
+  async useMicrophone(deviceId: string): Promise<boolean> {
+    const r = this.#run;
+    if (!r?.cap || !r.ctx || !r.source) return false;
+    let stream: MediaStream;
+    try {
+      stream = await requestMicrophone(deviceId ? { deviceId: { exact: deviceId } } : undefined);
+    } catch {
+      return false;
+    }
+    if (this.#run !== r || !r.cap) return stream.getTracks().forEach((t) => t.stop()), false;
+    const source = r.ctx.createMediaStreamSource(stream);
+    source.connect(r.cap);
+    r.source.disconnect();
+    r.stream?.getTracks().forEach((t) => t.stop());
+    [r.stream, r.source] = [stream, source];
+    this.#watch(r, stream);
+    return true;
+  }
+
+  /** Watches the devices of run `r` with `stream` as its microphone (`watchDevices`), in place of an earlier watch. */
+  #watch(r: Run, stream: MediaStream): void {
+    r.unwatch?.();
+    r.unwatch = watchDevices(stream, {
+      onMicrophoneLost: () => this.#fail(r, 'no-microphone', new Error('the microphone went away')),
+      onOutputLost: () => this.#fail(r, 'output-lost', new Error('no audio output is left'), true),
+    });
+  }
+
   #stopRun(): void {
     if (this.#run) this.#release(this.#run);
     this.#run = undefined;
@@ -339,6 +373,7 @@ export class AudioController implements ReactiveController {
 
   #release(r: Run): void {
     r.off.forEach((f) => f());
+    r.unwatch?.();
     // Messages already queued on the ports must not reach the callbacks after a stop.
     r.cap?.port.close();
     r.out?.port.close();

@@ -63,3 +63,29 @@ export function watchDevices(
     devices.removeEventListener('devicechange', change);
   };
 }
+
+/** A device offered for the visitor's choice: the browser's id ('' for its default) and its name as the browser gives it. */
+export interface DeviceChoice {
+  readonly deviceId: string;
+  readonly label: string;
+}
+
+/** The speaker can be chosen in this engine: its media elements have `setSinkId` (not in Safari, nor Firefox before 116). */
+export const canChooseSpeaker = (): boolean => 'setSinkId' in HTMLMediaElement.prototype;
+
+/**
+ * The microphones and the speakers a visitor may choose from (`enumerateDevices`), each list in the browser's order
+ * without its own aliases of the default (`default`, `communications`): the caller offers the default first. No
+ * speakers where the engine cannot choose one (`canChooseSpeaker`). Labels are empty until the microphone was granted.
+ * @param devices the device list; `navigator.mediaDevices` but for unit tests (DESIGN.md rule 11)
+ * @returns both lists; empty when the list cannot be read. Never rejects.
+ */
+export async function listDevices(
+  devices: Pick<MediaDevices, 'enumerateDevices'> = navigator.mediaDevices,
+): Promise<{ microphones: DeviceChoice[]; speakers: DeviceChoice[] }> {
+  const list = await devices.enumerateDevices().catch(() => []);
+  const of = (kind: MediaDeviceKind): DeviceChoice[] => list
+    .filter((d) => d.kind === kind && d.deviceId && d.deviceId !== 'default' && d.deviceId !== 'communications')
+    .map(({ deviceId, label }) => ({ deviceId, label }));
+  return { microphones: of('audioinput'), speakers: canChooseSpeaker() ? of('audiooutput') : [] };
+}

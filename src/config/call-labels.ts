@@ -18,6 +18,11 @@ export const CALL_LABELS = {
   allow_microphone_chromium: 'To allow it, click the icon left of the address bar and set Microphone to Allow.',
   allow_microphone_firefox: 'To allow it, click the crossed-out microphone in the address bar and clear the block.',
   allow_microphone_safari: 'To allow it, open Safari › Settings for This Website and set Microphone to Allow.',
+  /** The device sheet of a call: its button and name, its two lists, and the browser's default device. */
+  devices: 'Microphone and speaker',
+  microphone: 'Microphone',
+  speaker: 'Speaker',
+  default_device: 'Default',
   /** Where the agent takes text: the other way forward. */
   type_instead: 'You can type instead.',
 };

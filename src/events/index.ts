@@ -5,6 +5,7 @@
 export { VoiceAgentBeforeStartEvent, type BeforeStartDetail, type ClientTool } from './before-start.js';
 export { VoiceAgentConversationEvent } from './conversation.js';
 export { VoiceAgentConversationEndEvent } from './conversation-end.js';
+export { VoiceAgentDeviceEvent } from './device.js';
 export { VoiceAgentErrorEvent, type VoiceAgentErrorCode } from './error.js';
 export { VoiceAgentMessageEvent } from './message.js';
 export { VoiceAgentStatusEvent } from './status.js';

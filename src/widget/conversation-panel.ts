@@ -17,7 +17,7 @@ import { VoiceController } from './controllers/voice.js';
 import type { WidgetConfigValue } from './controllers/widget-config.js';
 import { panelFlags, type PanelFlags } from './panel-flags.js';
 import {
-  audioOrb, banner, composer, conversationActions, conversationId, conversationStyles, feedbackSheet, header, panel, termsDialog, transcript,
+  audioOrb, banner, composer, conversationActions, conversationId, conversationStyles, deviceSheet, feedbackSheet, header, panel, termsDialog, transcript,
   voiceControls, voiceProblem,
 } from './parts/conversation.js';
 import type { ElementCallback } from './parts/element-ref.js';
@@ -230,6 +230,12 @@ export class ConversationPanel implements ReactiveController {
             browser: browserFamily(navigator.userAgent), typeInstead: flags.textAllowed,
           })
         : nothing,
+      flags.call && voice.devices.open
+        ? deviceSheet({
+            texts, microphones: voice.devices.microphones, speakers: voice.devices.speakers, chosen: voice.devices.chosen,
+            onChoose: (kind, deviceId) => void voice.devices.choose(kind, deviceId), levelTarget: voice.levelTarget,
+          })
+        : nothing,
       rated
         ? feedbackSheet({
             step: this.#feedback.step(rated), texts, onRate: (n) => this.#feedback.rate(rated, n), onBack: () => this.#feedback.back(),
@@ -239,7 +245,12 @@ export class ConversationPanel implements ReactiveController {
       conversationActions({
         texts, active: flags.active, voice: flags.voiceAllowed && !unavailable, text: flags.textAllowed, ended: flags.ended, actionsRef: this.#actionsRef,
         retry: voice.mayRetry,
-        controls: flags.call ? voiceControls({ config, texts, muted: voice.muted, textMode: voice.textMode, onMute: () => voice.toggleMute(), onTextMode: () => voice.toggleTextMode() }) : nothing,
+        controls: flags.call
+          ? voiceControls({
+              config, texts, muted: voice.muted, textMode: voice.textMode, onMute: () => voice.toggleMute(), onTextMode: () => voice.toggleTextMode(),
+              devicesOpen: voice.devices.open, onDevices: () => voice.devices.toggle(),
+            })
+          : nothing,
         onStartCall: () => void this.#starter.start(value, 'voice'), onStart: () => void this.#starter.start(value, 'text'),
         onEnd: () => this.endConversation(),
       }),

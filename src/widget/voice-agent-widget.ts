@@ -25,6 +25,7 @@ import { sharedStyles } from './styles.js';
  * @fires voice-agent-status - the status changed: `detail: {status, turn}` (turn in a voice call: listening / speaking)
  * @fires voice-agent-message - a whole message: `detail: {source: 'agent' | 'user', text, eventId, correction}`
  * @fires voice-agent-error - something failed: `detail: {code, message, serviceCode}`
+ * @fires voice-agent-device - the visitor chose the call's microphone or speaker: `detail: {kind, deviceId, label}`
  * @fires voice-agent-conversation-end - it ended: `detail: {conversationId, reason, code, message}`
  *
  * @csspart root - the positioned wrapper of the launcher and the panel
@@ -50,12 +51,17 @@ import { sharedStyles } from './styles.js';
  * @csspart composer - the text input form
  * @csspart input - the text input field
  * @csspart button - every button; each also has its own part
- * @csspart start-call-button - the button that starts a voice call (`start_call`, `new_call`)
+ * @csspart start-call-button - the button that starts a voice call (`start_call`, `new_call`; `retry` after a refused, missing or busy microphone)
  * @csspart start-button - the button that starts a text conversation (`start_chat`)
  * @csspart mute-button - the microphone's mute toggle during a call (`mic_muting_enabled`, aria-pressed)
  * @csspart mode-button - the voice / text toggle during a call (`conversation_mode_toggle_enabled`)
  * @csspart orb - the voice call's orb, shown instead of the transcript when `transcript_enabled` is false
- * @csspart voice-problem - a voice failure in plain words (role="alert")
+ * @csspart voice-problem - a voice failure in plain words with its way forward (role="alert")
+ * @csspart voice-help - the way forward of a failure the transcript tells
+ * @csspart devices-button - the device sheet's toggle during a call (aria-expanded)
+ * @csspart device-sheet - the call's microphone and speaker lists
+ * @csspart microphone-select - the microphones ("Default" first)
+ * @csspart speaker-select - the speakers, where the engine can route sound (setSinkId)
  * @csspart send-button - the button that sends the typed text
  * @csspart end-button - the button that ends the conversation
  * @csspart expand-button - the button that expands the panel (`expandable`)

@@ -24,6 +24,7 @@ const STATES = [
   { name: 'dark-host', query: { 'agent-id': 'agent_minimal', host: 'dark' }, act: 'open' },
   { name: 'compact', query: { 'agent-id': 'agent_minimal', attrs: JSON.stringify({ variant: 'compact' }) }, act: 'open' },
   { name: 'failed-read', query: { 'agent-id': 'no_such_agent' }, act: 'failed' },
+  { name: 'call-devices', query: { 'agent-id': 'agent_minimal' }, act: 'devices' },
 ];
 
 /**
@@ -43,6 +44,12 @@ const actSource = (act) => `(async () => {
   if (${JSON.stringify(act)} === 'markdown') {
     await el.sendUserMessage('some markdown please');
     await until(() => [...root().querySelectorAll('.message.agent')].some((m) => m.querySelector('h3, table, pre')), 'the markdown reply');
+  }
+  if (${JSON.stringify(act)} === 'devices') {
+    root().querySelector('[part~="start-call-button"]').click();
+    await until(() => root().querySelector('[part~="devices-button"]'), 'the call');
+    root().querySelector('[part~="devices-button"]').click();
+    await until(() => root().querySelectorAll('[part~="microphone-select"] option').length > 1, 'the microphones listed');
   }
   await new Promise((r) => setTimeout(r, 400));
 })()`;

@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { AudioController, type AudioErrorKind, type AudioTurnState } from '../../audio/audio-controller.js';
 import { CallWorker } from '../../audio/call-thread.js';
+import { canChooseSpeaker } from '../../audio/devices.js';
 import { microphoneBlocked, microphoneErrorKind, microphonePermission, requestMicrophone } from '../../audio/microphone.js';
 import { WORKLET_FILES } from '../../audio/worklets.js';
 import { besideScript } from '../../client/paths.js';
@@ -8,6 +9,7 @@ import type { SessionOptions } from '../../client/session.js';
 import * as log from '../../internal/console.js';
 import type { VoiceAgentErrorCode } from '../../events/error.js';
 import type { ConversationController, NoticeKind } from './conversation.js';
+import { DeviceChoiceController } from './device-choice.js';
 import { LevelMeter } from './levels.js';
 
 /** Where a voice call stands: `off`, `starting` (asking for the microphone, connecting), `on` (audio flowing). */
@@ -88,6 +90,8 @@ export class VoiceController implements ReactiveController {
 
   readonly #audio: AudioController;
   readonly #output = new Audio();
+  /** The call's microphone and speaker as the visitor chooses them (the device sheet). */
+  readonly devices: DeviceChoiceController;
   #conversation: ConversationController | null = null;
   /** The granted microphone until the audio controller takes it over. */
   #stream: MediaStream | null = null;
@@ -118,6 +122,8 @@ export class VoiceController implements ReactiveController {
       onState: (turn) => this.#turnTo(turn),
       onError: (kind, error) => this.#fail(kind, error),
     });
+    this.devices = new DeviceChoiceController(host, (kind, deviceId) =>
+      kind === 'microphone' ? this.#audio.useMicrophone(deviceId) : this.#output.setSinkId(deviceId).then(() => true));
   }
 
   hostDisconnected(): void {
@@ -204,13 +210,19 @@ export class VoiceController implements ReactiveController {
     this.#output.muted = false;
     // What rules the microphone out is told without asking; so is a permission the visitor refused before.
     const blocked = microphoneBlocked();
+    const saved = this.devices.saved;
     let stream: MediaStream | undefined;
     let error: unknown;
     try {
       if (!blocked && !again && (await microphonePermission()) === 'denied') {
         throw new DOMException('the permission says denied (Permissions API): not asked again until the visitor tries again', 'NotAllowedError');
       }
-      if (!blocked) stream = await requestMicrophone();
+      // The microphone the visitor chose before, where it is still there, else the default (Chromium does not honour
+      // an `ideal` device: asked as `exact`, then without).
+      if (!blocked) {
+        stream = await requestMicrophone(saved.microphone ? { deviceId: { exact: saved.microphone } } : undefined)
+          .catch((refused) => (saved.microphone && /NotFound|Overconstrained/.test(refused?.name) ? requestMicrophone() : Promise.reject(refused)));
+      }
     } catch (refusal) {
       error = refusal;
     }
@@ -222,6 +234,11 @@ export class VoiceController implements ReactiveController {
     /** Ended (or another call started) while it waited: the granted microphone is stopped, nothing more opened. */
     const ended = (): boolean => run !== this.#run && (stream.getTracks().forEach((track) => track.stop()), true);
     if (ended()) throw new Error('the call did not start: it was ended while the microphone was asked for');
+    this.devices.using({ microphone: stream.getAudioTracks()[0]?.getSettings().deviceId === saved.microphone ? saved.microphone : '', speaker: '' });
+    // The speaker the visitor chose before where the engine can choose one and it is still there, else the default.
+    if (canChooseSpeaker()) {
+      this.#output.setSinkId(saved.speaker).then(() => run === this.#run && this.devices.using({ speaker: saved.speaker }), () => {});
+    }
     // The call's socket and audio traffic in a worker, where one runs (call-thread.ts); started in the press, so ready by now.
     const worker = await (this.#worker ??= CallWorker.start());
     if (ended()) {
@@ -298,6 +315,7 @@ export class VoiceController implements ReactiveController {
   /** Stops everything of the call: the microphone (granted or running), the AudioContext and worklets, the resume listener. */
   #release(): void {
     this.#run++;
+    this.devices.close();
     this.#stream?.getTracks().forEach((track) => track.stop());
     this.#stream = null;
     this.#audio.stop();

@@ -7,6 +7,7 @@ import { audioOrbStyles } from './audio-orb.js';
 import { codeActionsStyles } from './code-actions.js';
 import { composerStyles } from './composer.js';
 import { conversationActionsStyles } from './conversation-actions.js';
+import { deviceSheetStyles } from './device-sheet.js';
 import { feedbackSheetStyles } from './feedback-sheet.js';
 import { headerStyles } from './header.js';
 import { messageStyles } from './message.js';
@@ -18,6 +19,7 @@ export { audioOrb } from './audio-orb.js';
 export { composer } from './composer.js';
 export { banner, conversationActions } from './conversation-actions.js';
 export { feedbackSheet } from './feedback-sheet.js';
+export { deviceSheet } from './device-sheet.js';
 export { conversationId, header } from './header.js';
 export { panel } from './panel.js';
 export { termsDialog } from './terms-dialog.js';
@@ -27,5 +29,5 @@ export { voiceControls, voiceProblem } from './voice-controls.js';
 /** The conversation's parts' styles, in cascade order (after the shared and the launcher's styles). */
 export const conversationStyles = [
   conversationSharedStyles, headerStyles, transcriptStyles, messageStyles, codeActionsStyles, conversationActionsStyles, composerStyles, feedbackSheetStyles,
-  termsDialogStyles, voiceControlsStyles, audioOrbStyles,
+  termsDialogStyles, voiceControlsStyles, deviceSheetStyles, audioOrbStyles,
 ];

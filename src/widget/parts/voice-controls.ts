@@ -1,6 +1,6 @@
 import { css, html, nothing, svg, type TemplateResult } from 'lit';
 import type { PanelLabels } from '../../config/call-labels.js';
-import type { Labels, WidgetConfig } from '../../config/types.js';
+import type { WidgetConfig } from '../../config/types.js';
 import type { NoticeKind } from '../controllers/conversation.js';
 import { noticeText } from './message.js';
 
@@ -8,31 +8,37 @@ import { noticeText } from './message.js';
  * A microphone, drawn in the text colour (no emoji font needed). Elements are closed explicitly: the build's template
  * minifier drops the `/` of self-closing tags, which would nest the path inside the rect.
  */
-const microphoneIcon = svg`<rect x="9" y="3" width="6" height="11" rx="3"></rect><path d="M6 11a6 6 0 0 0 12 0M12 17v4"></path>`;
+export const microphoneIcon = svg`<rect x="9" y="3" width="6" height="11" rx="3"></rect><path d="M6 11a6 6 0 0 0 12 0M12 17v4"></path>`;
 
 /** Options of `voiceControls`. */
 export interface VoiceControlsOptions {
   config: WidgetConfig;
-  texts: Labels;
+  texts: PanelLabels;
   /** The microphone is muted (`aria-pressed` of the mute button). */
   muted: boolean;
   /** The call is switched to text. */
   textMode: boolean;
   onMute: () => void;
   onTextMode: () => void;
+  /** The device sheet is open (`aria-expanded` of its button). */
+  devicesOpen: boolean;
+  onDevices: () => void;
 }
 
 /**
- * The controls of a running voice call (PROTOCOL.md section 3, "Voice"): the mute toggle (`part="mute-button"`, named
+ * The controls of a running voice call (PROTOCOL.md section 3, "Voice"): the device sheet's toggle
+ * (`part="devices-button"`, named `devices`, `aria-expanded`, issue 19), the mute toggle (`part="mute-button"`, named
  * by `mute_microphone`, `aria-pressed` while muted) when `mic_muting_enabled`, and the voice / text toggle
  * (`part="mode-button"`, named `text_mode` in voice and `voice_mode` in text) when `conversation_mode_toggle_enabled`.
  */
-export function voiceControls({ config, texts, muted, textMode, onMute, onTextMode }: VoiceControlsOptions): TemplateResult {
+export function voiceControls({ config, texts, muted, textMode, onMute, onTextMode, devicesOpen, onDevices }: VoiceControlsOptions): TemplateResult {
   return html`${config.mic_muting_enabled
     ? html`<button part="button mute-button" class="icon mute" type="button" aria-label=${texts.mute_microphone} aria-pressed=${muted ? 'true' : 'false'} ?disabled=${textMode} @click=${onMute}>
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">${microphoneIcon}${muted ? svg`<path d="M4 4l16 16"></path>` : nothing}</svg>
       </button>`
-    : nothing}${config.conversation_mode_toggle_enabled
+    : nothing}<button part="button devices-button" class="icon devices-toggle" type="button" aria-label=${texts.devices} aria-expanded=${devicesOpen ? 'true' : 'false'} aria-controls="devices" @click=${onDevices}>
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 7h10M18 7h2M4 17h2M10 17h10"></path><circle cx="16" cy="7" r="2"></circle><circle cx="8" cy="17" r="2"></circle></svg>
+    </button>${config.conversation_mode_toggle_enabled
     ? html`<button part="button mode-button" class="secondary" type="button" @click=${onTextMode}>${textMode ? texts.voice_mode : texts.text_mode}</button>`
     : nothing}`;
 }
@@ -84,7 +90,8 @@ export const voiceControlsStyles = css`
     border: 0;
     color: var(--_base-subtle);
   }
-  .mute svg {
+  .mute svg,
+  .devices-toggle svg {
     fill: none;
     stroke: currentColor;
     stroke-width: 2;
