@@ -76,6 +76,9 @@ describe('a voice call', () => {
         part(el, 'start-call-button')!.click();
         // Synchronously after the press: nothing awaited has run yet.
         expect(watch.contexts.length - contexts, 'an AudioContext made in the press').to.equal(1);
+        expect(order, 'resumed in the press').to.deep.equal(['resume']);
+        // Then the microphone is asked, once its permission was read (microphone.ts): after the context.
+        await until(() => order.length > 1, 'the microphone asked');
         expect(order, 'resumed in the press, then the microphone asked').to.deep.equal(['resume', 'getUserMedia']);
         const [context] = watch.contexts.slice(contexts);
         await until(() => live(el) && $(el, '.root.live'), 'the call is live', 10000);
