@@ -35,6 +35,8 @@ export interface AudioCallbacks {
   onState?(state: AudioTurnState, time: number): void;
   /** Something failed. After `denied`, `no-microphone` and `failed` everything is already released; `suspended` and `output-lost` keep it. */
   onError?(kind: AudioErrorKind, error: unknown): void;
+  /** The microphone in use went away and capture moved to the browser's default one: the call goes on. */
+  onMicrophoneFallback?(): void;
 }
 
 /** Options of `start()`. Formats as in `conversation_initiation_metadata` (PROTOCOL.md section 3). */
@@ -360,8 +362,15 @@ export class AudioController implements ReactiveController {
   /** Watches the devices of run `r` with `stream` as its microphone (`watchDevices`), in place of an earlier watch. */
   #watch(r: Run, stream: MediaStream): void {
     r.unwatch?.();
+    let moving = false;
     r.unwatch = watchDevices(stream, {
-      onMicrophoneLost: () => this.#fail(r, 'no-microphone', new Error('the microphone went away')),
+      // Capture moves to the default microphone where one is left (a chosen one unplugged); else the call cannot go on.
+      onMicrophoneLost: async () => {
+        if (moving) return;
+        moving = true;
+        if (await this.useMicrophone('')) this.#callbacks.onMicrophoneFallback?.();
+        else this.#fail(r, 'no-microphone', new Error('the microphone went away'));
+      },
       onOutputLost: () => this.#fail(r, 'output-lost', new Error('no audio output is left'), true),
     });
   }

@@ -18,6 +18,8 @@ export const CALL_LABELS = {
   allow_microphone_chromium: 'To allow it, click the icon left of the address bar and set Microphone to Allow.',
   allow_microphone_firefox: 'To allow it, click the crossed-out microphone in the address bar and clear the block.',
   allow_microphone_safari: 'To allow it, open Safari › Settings for This Website and set Microphone to Allow.',
+  /** The call's microphone went away and capture moved to the default one (a transcript notice): the call goes on. */
+  microphone_default: 'The microphone was disconnected; the call goes on with the default microphone.',
   /** The device sheet of a call: its button and name, its two lists, and the browser's default device. */
   devices: 'Microphone and speaker',
   microphone: 'Microphone',

@@ -110,11 +110,32 @@ describe('voice call failures', () => {
     }
   });
 
-  it('the microphone lost during a call: microphone_lost notice, the call ended as an error, everything released', async function () {
+  it('the microphone gone during a call, another left: capture moves to the default one, a notice says so, the call goes on', async function () {
+    this.timeout(15000);
+    const { el } = await openCall('agent_minimal');
+    const [track] = watch.tracks();
+    const { warnings } = await captureConsole(async () => {
+      track.dispatchEvent(new Event('ended'));
+      await until(() => watch.tracks().length === 2, 'a new microphone track');
+      await until(() => notices(el).length === 1, 'the notice');
+    });
+    expect(notices(el)).to.deep.equal([CALL_LABELS.microphone_default]);
+    expect(warnings.some((w) => w.includes('capture moved to the default microphone')), warnings.join('\n')).to.equal(true);
+    expect(watch.tracks()[1].readyState).to.equal('live');
+    expect(live(el), 'the call goes on').to.equal(true);
+    expect(problem(el)).to.equal(null);
+    const sent = watch.chunks().length;
+    await until(() => watch.chunks().length > sent + 10, 'chunks from the new microphone');
+    $<HTMLButtonElement>(el, '[part~="end-button"]')!.click();
+    await watch.released();
+  });
+
+  it('the microphone lost during a call, none left: microphone_lost notice, the call ended as an error, everything released', async function () {
     this.timeout(15000);
     const { el } = await openCall('agent_minimal');
     const [track] = watch.tracks();
     expect(track.readyState).to.equal('live');
+    watch.answerGetUserMedia(() => Promise.reject(new DOMException('Requested device not found', 'NotFoundError')));
     const ended = nextEnd(el);
     const { errors, result: end } = await captureConsole(async () => {
       track.dispatchEvent(new Event('ended'));
@@ -136,6 +157,7 @@ describe('voice call failures', () => {
     this.timeout(15000);
     const { el } = await openCall('agent_minimal', { transcript: 'false' });
     const [track] = watch.tracks();
+    watch.answerGetUserMedia(() => Promise.reject(new DOMException('Requested device not found', 'NotFoundError')));
     const ended = nextEnd(el);
     const { errors } = await captureConsole(async () => {
       track.dispatchEvent(new Event('ended'));

@@ -707,12 +707,12 @@ async function voiceStates() {
     await shoot(page, 'voice-blocked-page.png');
     await context.close();
 
-    step = 'voice-microphone-lost';
+    step = 'voice-microphone-default';
     ({ context, page } = await call('quiet'));
     await status(page, 'Talk to interrupt').waitFor();
     await page.evaluate(() => /** @type {any} */ (window).__unplug());
-    await page.locator('[part~="notice"]').getByText('The microphone was disconnected.').waitFor();
-    await shoot(page, 'voice-microphone-lost.png');
+    await page.locator('[part~="notice"]').getByText('The microphone was disconnected; the call goes on with the default microphone.').waitFor();
+    await shoot(page, 'voice-microphone-default.png');
     await context.close();
 
     step = 'voice-output-lost';

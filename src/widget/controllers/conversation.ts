@@ -34,7 +34,7 @@ export interface TranscriptEntry {
 /** What a notice line tells: how the conversation ended (`EndReason`), a switch between voice and text, a voice failure. */
 export type NoticeKind =
   | EndReason | 'text_mode' | 'voice_mode' | 'microphone_denied' | 'no_microphone' | 'microphone_lost' | 'audio_blocked' | 'output_lost'
-  | 'microphone_in_use' | 'microphone_blocked_page' | 'microphone_blocked_frame' | 'insecure_page';
+  | 'microphone_in_use' | 'microphone_blocked_page' | 'microphone_blocked_frame' | 'insecure_page' | 'microphone_default';
 
 /** How long a client tool may take before its call is answered as an error (`is_error: true`), in ms. */
 export const CLIENT_TOOL_TIMEOUT_MS = 10000;

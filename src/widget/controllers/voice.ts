@@ -121,6 +121,12 @@ export class VoiceController implements ReactiveController {
       onLevels: (input, output) => this.#levels.set(input, output),
       onState: (turn) => this.#turnTo(turn),
       onError: (kind, error) => this.#fail(kind, error),
+      onMicrophoneFallback: () => {
+        log.warn('voice call: the microphone went away; capture moved to the default microphone, and the call goes on.');
+        this.devices.using({ microphone: '' });
+        this.#conversation?.notice('microphone_default');
+        host.requestUpdate();
+      },
     });
     this.devices = new DeviceChoiceController(host, (kind, deviceId) =>
       kind === 'microphone' ? this.#audio.useMicrophone(deviceId) : this.#output.setSinkId(deviceId).then(() => true));

@@ -120,8 +120,11 @@ const RENAMED = {
  */
 export const noticeText = (texts: PanelLabels, kind: NoticeKind): string => texts[kind in RENAMED ? RENAMED[kind as keyof typeof RENAMED] : (kind as Exclude<NoticeKind, keyof typeof RENAMED>)];
 
-/** Notices that tell a failure, shown in the error colour: all but an end the visitor or the agent chose and the switches of mode. */
-const isFailure = (kind: NoticeKind): boolean => kind === 'error' || !(kind in RENAMED);
+/**
+ * Notices that tell a failure, shown in the error colour: all but an end the visitor or the agent chose, the switches of
+ * mode, and a microphone that moved to the default one with the call going on.
+ */
+const isFailure = (kind: NoticeKind): boolean => kind === 'error' || !(kind in RENAMED || kind === 'microphone_default');
 
 export const messageStyles = css`
   .message {
