@@ -35,10 +35,12 @@ const EXPECTED_CONSOLE = {
   '07-error-404': /404|no_such_agent/,
   'error-500': /500|Internal Server Error|scripted failure/,
   'panel-load-failed': /404|conversation part could not be loaded|dynamically imported module/,
-  'voice-denied': /voice call: the microphone was denied/,
+  'voice-denied': /voice call: the visitor denied the microphone/,
   'voice-no-microphone': /voice call: no microphone/,
+  'voice-in-use': /voice call: the microphone is in use/,
+  'voice-blocked-page': /voice call: the page's Permissions-Policy blocks the microphone/,
   'voice-blocked': /voice call: the browser holds the sound back/,
-  'voice-microphone-lost': /voice call: the microphone went away/,
+  'voice-microphone-default': /voice call: the microphone went away; capture moved to the default/,
   'voice-output-lost': /voice call: the sound output/,
 };
 
