@@ -18,12 +18,15 @@ export class AudioTestHost extends ReactiveElement {
   levels: [input: number, output: number][] = [];
   states: [state: AudioTurnState, time: number, at: number][] = [];
   errors: [kind: AudioErrorKind, error: unknown][] = [];
+  /** How many times capture moved to the default microphone after its own went away. */
+  fallbacks = 0;
   player = document.createElement('audio');
   audio = new AudioController(this, {
     onChunk: (base64, time) => this.chunks.push({ bytes: Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)), time, at: performance.now() }),
     onLevels: (input, output) => this.levels.push([input, output]),
     onState: (state, time) => this.states.push([state, time, performance.now()]),
     onError: (kind, error) => this.errors.push([kind, error]),
+    onMicrophoneFallback: () => this.fallbacks++,
   });
 
   override connectedCallback(): void {

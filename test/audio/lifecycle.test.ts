@@ -216,13 +216,42 @@ describe('failures', () => {
     }
   });
 
-  it('reports the microphone track ending (device unplugged) as no-microphone and releases everything', async () => {
+  it('moves capture to the default microphone when its own track ends (device unplugged) and another is left: no error, chunks go on', async () => {
     const watching = watch();
     try {
       const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
       await host.audio.start(FORMATS);
+      const [track] = host.audio.stream!.getAudioTracks();
       // The browser fires `ended` when the device goes away; a test cannot unplug the fake device, so it fires it.
-      host.audio.stream!.getAudioTracks()[0].dispatchEvent(new Event('ended'));
+      track.dispatchEvent(new Event('ended'));
+      await until(() => host.fallbacks === 1, 'capture moved');
+      expect(watching.streams).to.have.length(2);
+      expect(host.audio.stream).to.equal(watching.streams[1]);
+      expect(track.readyState, 'the old track stopped').to.equal('ended');
+      expect(host.errors).to.deep.equal([]);
+      const count = host.chunks.length;
+      await until(() => host.chunks.length > count + 5, 'chunks from the new microphone');
+      host.remove();
+      await watching.allReleased();
+    } finally {
+      watching.restore();
+    }
+  });
+
+  it('reports the microphone track ending (device unplugged) with none left as no-microphone and releases everything', async () => {
+    const watching = watch();
+    try {
+      const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+      await host.audio.start(FORMATS);
+      // No microphone left to move to.
+      const { getUserMedia } = MediaDevices.prototype;
+      MediaDevices.prototype.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+      try {
+        host.audio.stream!.getAudioTracks()[0].dispatchEvent(new Event('ended'));
+        await until(() => host.errors.length > 0, 'the error');
+      } finally {
+        MediaDevices.prototype.getUserMedia = getUserMedia;
+      }
       expect(host.errors.map(([kind]) => kind)).to.deep.equal(['no-microphone']);
       expect(host.audio.context).to.equal(null);
       await watching.allReleased();
