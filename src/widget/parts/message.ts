@@ -94,7 +94,7 @@ export interface MessageOptions {
  */
 export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend, onCopyCode }: MessageOptions): TemplateResult {
   if (entry.role === 'tool') return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
-  if (entry.role === 'notice') return html`<p part="notice" class="notice ${isFailure(entry.notice!) ? 'error' : ''}">${noticeText(texts, entry.notice!)}</p>`;
+  if (entry.role === 'notice') return html`<p part="notice" class="notice ${NOT_FAILURES.has(entry.notice!) ? '' : 'error'}">${noticeText(texts, entry.notice!)}</p>`;
   if (entry.role === 'user') {
     return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
         ${entry.text}${entry.delivery === 'unsent' ? html`<span class="unsent-mark">${` (${texts.error_occurred})`}</span>` : nothing}
@@ -121,10 +121,10 @@ const RENAMED = {
 export const noticeText = (texts: PanelLabels, kind: NoticeKind): string => texts[kind in RENAMED ? RENAMED[kind as keyof typeof RENAMED] : (kind as Exclude<NoticeKind, keyof typeof RENAMED>)];
 
 /**
- * Notices that tell a failure, shown in the error colour: all but an end the visitor or the agent chose, the switches of
- * mode, and a microphone that moved to the default one with the call going on.
+ * The notices that tell no failure: an end the visitor or the agent chose, the switches of mode, and a microphone that
+ * moved to the default one with the call going on. Every other notice is shown in the error colour.
  */
-const isFailure = (kind: NoticeKind): boolean => kind === 'error' || !(kind in RENAMED || kind === 'microphone_default');
+const NOT_FAILURES: ReadonlySet<NoticeKind> = new Set(['user', 'agent', 'text_mode', 'voice_mode', 'microphone_default']);
 
 export const messageStyles = css`
   .message {
