@@ -127,6 +127,13 @@ describe('voice call devices', () => {
       expect(JSON.parse(localStorage.getItem(STORE_KEY)!).speaker).to.equal(second);
       expect(live(el)).to.equal(true);
       await endCall(el);
+      // The next call plays on it, routed once: the sheet shows it chosen.
+      await startCall(el);
+      await openSheet(el);
+      await until(() => options(el, 'speaker').length > 1, 'the speakers listed');
+      expect((part(el, 'speaker-select') as HTMLSelectElement).value).to.equal(second);
+      expect(sinks, 'not routed again').to.deep.equal([second]);
+      await endCall(el);
     } finally {
       HTMLMediaElement.prototype.setSinkId = setSinkId;
     }

@@ -240,9 +240,11 @@ export class VoiceController implements ReactiveController {
     /** Ended (or another call started) while it waited: the granted microphone is stopped, nothing more opened. */
     const ended = (): boolean => run !== this.#run && (stream.getTracks().forEach((track) => track.stop()), true);
     if (ended()) throw new Error('the call did not start: it was ended while the microphone was asked for');
-    this.devices.using({ microphone: stream.getAudioTracks()[0]?.getSettings().deviceId === saved.microphone ? saved.microphone : '', speaker: '' });
-    // The speaker the visitor chose before where the engine can choose one and it is still there, else the default.
-    if (canChooseSpeaker()) {
+    // The output keeps its speaker from call to call; routed again only where the one kept for the site differs (and
+    // is still there, else it stays).
+    const speaker = canChooseSpeaker() ? this.#output.sinkId : '';
+    this.devices.using({ microphone: stream.getAudioTracks()[0]?.getSettings().deviceId === saved.microphone ? saved.microphone : '', speaker });
+    if (canChooseSpeaker() && speaker !== saved.speaker) {
       this.#output.setSinkId(saved.speaker).then(() => run === this.#run && this.devices.using({ speaker: saved.speaker }), () => {});
     }
     // The call's socket and audio traffic in a worker, where one runs (call-thread.ts); started in the press, so ready by now.
