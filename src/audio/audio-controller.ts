@@ -77,6 +77,9 @@ export interface AudioStartOptions {
  */
 export const SUSPENDED_GRACE_MS = 2000;
 
+/** How long `resume()` waits for the engine's own `resume()` and `play()` before it answers from the context's state (ms). */
+export const RESUME_WAIT_MS = 3000;
+
 /** What `prepare()` opened inside the press: the context, and the output already playing its (silent) stream. */
 interface Prepared {
   ctx: AudioContext;
@@ -314,11 +317,20 @@ export class AudioController implements ReactiveController {
     this.#run?.cap?.port.postMessage({ mute: on });
   }
 
-  /** Resumes a context and output the browser holds suspended; call it from a click. Resolves true when both run. */
+  /**
+   * Resumes a context and output the browser holds suspended; call it from a click. Resolves true when the context
+   * runs, false when it does not, within `RESUME_WAIT_MS` at most: an engine may leave `resume()` or `play()` pending
+   * (WebKit under load), and the click must still get its answer.
+   */
   resume(): Promise<boolean> {
-    return Promise.all([this.#run?.ctx?.resume(), this.#run?.audio?.play()]).then(
-      () => this.#run?.ctx?.state === 'running',
-      () => false,
+    const run = this.#run;
+    let timer = 0;
+    return Promise.race([
+      Promise.all([run?.ctx?.resume(), run?.audio?.play()]),
+      new Promise((settle) => (timer = window.setTimeout(settle, RESUME_WAIT_MS))),
+    ]).then(
+      () => (clearTimeout(timer), run?.ctx?.state === 'running'),
+      () => (clearTimeout(timer), false),
     );
   }
 
