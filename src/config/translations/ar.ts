@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Arabic (ar): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'إخفاء',
+  retry: 'إعادة المحاولة',
+  loading: 'جارٍ التحميل…',
+  load_failed: 'تعذّر تحميل المحادثة.',
+  like: 'أعجبني',
+  dislike: 'لم يعجبني',
+  transcript: 'نص المحادثة',
+  send_again: 'إعادة الإرسال',
+  microphone_denied: 'الميكروفون محظور لهذا الموقع.',
+  no_microphone: 'لم يتم العثور على ميكروفون.',
+  microphone_lost: 'انقطع اتصال الميكروفون.',
+  audio_blocked: 'أوقف المتصفح الصوت مؤقتًا. انقر في أي مكان في الصفحة لسماع الوكيل.',
+  output_lost: 'انقطع إخراج الصوت.',
+  microphone_blocked_page: 'لا تسمح هذه الصفحة باستخدام الميكروفون.',
+  microphone_blocked_frame: 'استخدام الميكروفون غير مسموح به حيث تم تضمين هذه الأداة.',
+  microphone_in_use: 'الميكروفون قيد الاستخدام في تطبيق آخر، أو تعذّر تشغيله.',
+  insecure_page: 'تتطلب المكالمات صفحة آمنة (https) لاستخدام الميكروفون.',
+  allow_microphone_chromium: 'للسماح به، انقر على الرمز في بداية شريط العناوين واضبط «الميكروفون» على «السماح».',
+  allow_microphone_firefox: 'للسماح به، انقر على رمز الميكروفون المشطوب في شريط العناوين وأزل الحظر.',
+  allow_microphone_safari: 'للسماح به، افتح إعدادات هذا الموقع من قائمة Safari واسمح باستخدام الميكروفون.',
+  microphone_default: 'انقطع اتصال الميكروفون، وتستمر المكالمة باستخدام الميكروفون الافتراضي.',
+  devices: 'الميكروفون ومكبّر الصوت',
+  microphone: 'الميكروفون',
+  speaker: 'مكبّر الصوت',
+  default_device: 'الافتراضي',
+  type_instead: 'يمكنك الكتابة بدلاً من ذلك.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Czech (cs): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Skrýt',
+  retry: 'Zkusit znovu',
+  loading: 'Načítání…',
+  load_failed: 'Konverzaci se nepodařilo načíst.',
+  like: 'Líbí se mi',
+  dislike: 'Nelíbí se mi',
+  transcript: 'Přepis',
+  send_again: 'Odeslat znovu',
+  microphone_denied: 'Mikrofon je pro tento web blokován.',
+  no_microphone: 'Nebyl nalezen žádný mikrofon.',
+  microphone_lost: 'Mikrofon byl odpojen.',
+  audio_blocked: 'Prohlížeč pozastavil zvuk. Klikněte kamkoli na stránku, abyste agenta slyšeli.',
+  output_lost: 'Zvukový výstup přestal být dostupný.',
+  microphone_blocked_page: 'Tato stránka nepovoluje mikrofon.',
+  microphone_blocked_frame: 'Mikrofon není povolen v místě, kam je tento widget vložen.',
+  microphone_in_use: 'Mikrofon používá jiná aplikace, nebo ho nelze spustit.',
+  insecure_page: 'Hovory vyžadují k použití mikrofonu zabezpečenou stránku (https).',
+  allow_microphone_chromium: 'Chcete-li ho povolit, klikněte na ikonu vlevo od adresního řádku a u položky Mikrofon nastavte Povolit.',
+  allow_microphone_firefox: 'Chcete-li ho povolit, klikněte na přeškrtnutý mikrofon v adresním řádku a zrušte blokování.',
+  allow_microphone_safari: 'Chcete-li ho povolit, otevřete v nabídce Safari nastavení pro tento web a mikrofon povolte.',
+  microphone_default: 'Mikrofon byl odpojen; hovor pokračuje s výchozím mikrofonem.',
+  devices: 'Mikrofon a reproduktor',
+  microphone: 'Mikrofon',
+  speaker: 'Reproduktor',
+  default_device: 'Výchozí',
+  type_instead: 'Můžete také psát.',
+} satisfies Translation;

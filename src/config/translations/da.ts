@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Danish (da): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Skjul',
+  retry: 'Prøv igen',
+  loading: 'Indlæser…',
+  load_failed: 'Samtalen kunne ikke indlæses.',
+  like: 'Synes godt om',
+  dislike: 'Synes ikke om',
+  transcript: 'Transskription',
+  send_again: 'Send igen',
+  microphone_denied: 'Mikrofonen er blokeret for dette website.',
+  no_microphone: 'Der blev ikke fundet nogen mikrofon.',
+  microphone_lost: 'Forbindelsen til mikrofonen blev afbrudt.',
+  audio_blocked: 'Browseren har sat lyden på pause. Klik et vilkårligt sted på siden for at høre agenten.',
+  output_lost: 'Lydudgangen er ikke længere tilgængelig.',
+  microphone_blocked_page: 'Denne side tillader ikke mikrofonen.',
+  microphone_blocked_frame: 'Mikrofonen er ikke tilladt der, hvor denne widget er indlejret.',
+  microphone_in_use: 'Mikrofonen bruges af en anden app eller kunne ikke starte.',
+  insecure_page: 'Opkald kræver en sikker side (https) for at bruge mikrofonen.',
+  allow_microphone_chromium: 'Du kan tillade den ved at klikke på ikonet til venstre for adresselinjen og sætte Mikrofon til Tillad.',
+  allow_microphone_firefox: 'Du kan tillade den ved at klikke på den overstregede mikrofon i adresselinjen og fjerne blokeringen.',
+  allow_microphone_safari: 'Du kan tillade den ved at åbne indstillingerne for dette website i Safari-menuen og tillade mikrofonen.',
+  microphone_default: 'Forbindelsen til mikrofonen blev afbrudt; opkaldet fortsætter med standardmikrofonen.',
+  devices: 'Mikrofon og højttaler',
+  microphone: 'Mikrofon',
+  speaker: 'Højttaler',
+  default_device: 'Standard',
+  type_instead: 'Du kan skrive i stedet.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** German (de): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Ausblenden',
+  retry: 'Erneut versuchen',
+  loading: 'Wird geladen…',
+  load_failed: 'Die Unterhaltung konnte nicht geladen werden.',
+  like: 'Gefällt mir',
+  dislike: 'Gefällt mir nicht',
+  transcript: 'Transkript',
+  send_again: 'Erneut senden',
+  microphone_denied: 'Das Mikrofon ist für diese Website blockiert.',
+  no_microphone: 'Es wurde kein Mikrofon gefunden.',
+  microphone_lost: 'Die Verbindung zum Mikrofon wurde getrennt.',
+  audio_blocked: 'Der Browser hat den Ton angehalten. Klicken Sie irgendwo auf die Seite, um den Agenten zu hören.',
+  output_lost: 'Die Tonausgabe ist nicht mehr verfügbar.',
+  microphone_blocked_page: 'Diese Seite lässt das Mikrofon nicht zu.',
+  microphone_blocked_frame: 'Das Mikrofon ist dort, wo dieses Widget eingebettet ist, nicht zugelassen.',
+  microphone_in_use: 'Das Mikrofon wird von einer anderen App verwendet oder konnte nicht gestartet werden.',
+  insecure_page: 'Für Anrufe mit Mikrofon ist eine sichere Seite (https) erforderlich.',
+  allow_microphone_chromium: 'Klicken Sie zum Zulassen auf das Symbol links neben der Adressleiste und stellen Sie „Mikrofon“ auf „Zulassen“.',
+  allow_microphone_firefox: 'Klicken Sie zum Zulassen auf das durchgestrichene Mikrofon in der Adressleiste und heben Sie die Blockierung auf.',
+  allow_microphone_safari: 'Öffnen Sie zum Zulassen im Safari-Menü die Einstellungen für diese Website und erlauben Sie das Mikrofon.',
+  microphone_default: 'Die Verbindung zum Mikrofon wurde getrennt; der Anruf geht mit dem Standardmikrofon weiter.',
+  devices: 'Mikrofon und Lautsprecher',
+  microphone: 'Mikrofon',
+  speaker: 'Lautsprecher',
+  default_device: 'Standard',
+  type_instead: 'Sie können stattdessen schreiben.',
+} satisfies Translation;

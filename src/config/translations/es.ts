@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Spanish (es): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Ocultar',
+  retry: 'Reintentar',
+  loading: 'Cargando…',
+  load_failed: 'No se ha podido cargar la conversación.',
+  like: 'Me gusta',
+  dislike: 'No me gusta',
+  transcript: 'Transcripción',
+  send_again: 'Volver a enviar',
+  microphone_denied: 'El micrófono está bloqueado para este sitio.',
+  no_microphone: 'No se ha encontrado ningún micrófono.',
+  microphone_lost: 'El micrófono se ha desconectado.',
+  audio_blocked: 'El navegador ha pausado el sonido. Haga clic en cualquier parte de la página para oír al agente.',
+  output_lost: 'Se ha perdido la salida de sonido.',
+  microphone_blocked_page: 'Esta página no permite usar el micrófono.',
+  microphone_blocked_frame: 'El micrófono no está permitido donde está insertado este widget.',
+  microphone_in_use: 'Otra aplicación está usando el micrófono o no se ha podido iniciar.',
+  insecure_page: 'Las llamadas necesitan una página segura (https) para usar el micrófono.',
+  allow_microphone_chromium: 'Para permitirlo, haga clic en el icono a la izquierda de la barra de direcciones y cambie Micrófono a Permitir.',
+  allow_microphone_firefox: 'Para permitirlo, haga clic en el micrófono tachado de la barra de direcciones y quite el bloqueo.',
+  allow_microphone_safari: 'Para permitirlo, abra en el menú Safari los ajustes de este sitio web y permita el micrófono.',
+  microphone_default: 'El micrófono se ha desconectado; la llamada continúa con el micrófono predeterminado.',
+  devices: 'Micrófono y altavoz',
+  microphone: 'Micrófono',
+  speaker: 'Altavoz',
+  default_device: 'Predeterminado',
+  type_instead: 'Si lo prefiere, puede escribir.',
+} satisfies Translation;

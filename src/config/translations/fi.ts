@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Finnish (fi): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Piilota',
+  retry: 'Yritä uudelleen',
+  loading: 'Ladataan…',
+  load_failed: 'Keskustelua ei voitu ladata.',
+  like: 'Tykkään',
+  dislike: 'En tykkää',
+  transcript: 'Litterointi',
+  send_again: 'Lähetä uudelleen',
+  microphone_denied: 'Mikrofoni on estetty tällä sivustolla.',
+  no_microphone: 'Mikrofonia ei löytynyt.',
+  microphone_lost: 'Mikrofonin yhteys katkesi.',
+  audio_blocked: 'Selain keskeytti äänen. Napsauta mitä tahansa kohtaa sivulla, niin kuulet agentin.',
+  output_lost: 'Äänen toisto katkesi.',
+  microphone_blocked_page: 'Tämä sivu ei salli mikrofonin käyttöä.',
+  microphone_blocked_frame: 'Mikrofonia ei sallita siellä, minne tämä widget on upotettu.',
+  microphone_in_use: 'Mikrofoni on toisen sovelluksen käytössä, tai sitä ei voitu käynnistää.',
+  insecure_page: 'Puhelut edellyttävät suojattua sivua (https), jotta mikrofonia voi käyttää.',
+  allow_microphone_chromium: 'Salli se napsauttamalla osoitepalkin vasemmalla puolella olevaa kuvaketta ja valitsemalla Mikrofoni-kohtaan Salli.',
+  allow_microphone_firefox: 'Salli se napsauttamalla osoitepalkin yliviivattua mikrofonia ja poistamalla esto.',
+  allow_microphone_safari: 'Salli se avaamalla Safari-valikosta tämän verkkosivuston asetukset ja sallimalla mikrofoni.',
+  microphone_default: 'Mikrofonin yhteys katkesi; puhelu jatkuu oletusmikrofonilla.',
+  devices: 'Mikrofoni ja kaiutin',
+  microphone: 'Mikrofoni',
+  speaker: 'Kaiutin',
+  default_device: 'Oletus',
+  type_instead: 'Voit myös kirjoittaa.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Filipino (fil): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Itago',
+  retry: 'Subukan ulit',
+  loading: 'Naglo-load…',
+  load_failed: 'Hindi ma-load ang pag-uusap.',
+  like: 'Gusto',
+  dislike: 'Hindi gusto',
+  transcript: 'Transcript',
+  send_again: 'Ipadala ulit',
+  microphone_denied: 'Naka-block ang mikropono para sa site na ito.',
+  no_microphone: 'Walang nakitang mikropono.',
+  microphone_lost: 'Nadiskonekta ang mikropono.',
+  audio_blocked: 'Na-pause ng browser ang tunog. Mag-click kahit saan sa page para marinig ang agent.',
+  output_lost: 'Nawala ang output ng tunog.',
+  microphone_blocked_page: 'Hindi pinapayagan ng page na ito ang mikropono.',
+  microphone_blocked_frame: 'Hindi pinapayagan ang mikropono kung saan naka-embed ang widget na ito.',
+  microphone_in_use: 'Ginagamit ng ibang app ang mikropono, o hindi ito masimulan.',
+  insecure_page: 'Kailangan ng secure na page (https) para magamit ang mikropono sa mga tawag.',
+  allow_microphone_chromium: 'Para payagan ito, i-click ang icon sa kaliwa ng address bar at itakda ang Mikropono sa Payagan.',
+  allow_microphone_firefox: 'Para payagan ito, i-click ang naka-cross out na mikropono sa address bar at alisin ang pag-block.',
+  allow_microphone_safari: 'Para payagan ito, buksan ang mga setting para sa website na ito mula sa Safari menu at payagan ang mikropono.',
+  microphone_default: 'Nadiskonekta ang mikropono; tuloy ang tawag gamit ang default na mikropono.',
+  devices: 'Mikropono at speaker',
+  microphone: 'Mikropono',
+  speaker: 'Speaker',
+  default_device: 'Default',
+  type_instead: 'Maaari ka ring mag-type.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** French (fr): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Masquer',
+  retry: 'Réessayer',
+  loading: 'Chargement…',
+  load_failed: 'Impossible de charger la conversation.',
+  like: 'J’aime',
+  dislike: 'Je n’aime pas',
+  transcript: 'Transcription',
+  send_again: 'Renvoyer',
+  microphone_denied: 'Le micro est bloqué pour ce site.',
+  no_microphone: 'Aucun micro n’a été trouvé.',
+  microphone_lost: 'Le micro a été déconnecté.',
+  audio_blocked: 'Le navigateur a mis le son en pause. Cliquez n’importe où sur la page pour entendre l’agent.',
+  output_lost: 'La sortie audio n’est plus disponible.',
+  microphone_blocked_page: 'Cette page n’autorise pas le micro.',
+  microphone_blocked_frame: 'Le micro n’est pas autorisé là où ce widget est intégré.',
+  microphone_in_use: 'Le micro est utilisé par une autre application ou n’a pas pu démarrer.',
+  insecure_page: 'Les appels nécessitent une page sécurisée (https) pour utiliser le micro.',
+  allow_microphone_chromium: 'Pour l’autoriser, cliquez sur l’icône à gauche de la barre d’adresse et réglez Micro sur Autoriser.',
+  allow_microphone_firefox: 'Pour l’autoriser, cliquez sur le micro barré dans la barre d’adresse et supprimez le blocage.',
+  allow_microphone_safari: 'Pour l’autoriser, ouvrez dans le menu Safari les réglages de ce site web et autorisez le micro.',
+  microphone_default: 'Le micro a été déconnecté. L’appel continue avec le micro par défaut.',
+  devices: 'Micro et haut-parleur',
+  microphone: 'Micro',
+  speaker: 'Haut-parleur',
+  default_device: 'Par défaut',
+  type_instead: 'Vous pouvez aussi écrire.',
+} satisfies Translation;

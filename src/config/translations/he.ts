@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Hebrew (he): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'הסתרה',
+  retry: 'ניסיון חוזר',
+  loading: 'בטעינה…',
+  load_failed: 'לא ניתן היה לטעון את השיחה.',
+  like: 'אהבתי',
+  dislike: 'לא אהבתי',
+  transcript: 'תמליל',
+  send_again: 'שליחה חוזרת',
+  microphone_denied: 'המיקרופון חסום באתר הזה.',
+  no_microphone: 'לא נמצא מיקרופון.',
+  microphone_lost: 'המיקרופון התנתק.',
+  audio_blocked: 'הדפדפן השהה את הצליל. כדי לשמוע את הנציג, יש ללחוץ במקום כלשהו בדף.',
+  output_lost: 'פלט השמע נותק.',
+  microphone_blocked_page: 'הדף הזה לא מאפשר שימוש במיקרופון.',
+  microphone_blocked_frame: 'השימוש במיקרופון אסור במקום שבו הווידג׳ט הזה מוטמע.',
+  microphone_in_use: 'המיקרופון נמצא בשימוש של אפליקציה אחרת, או שלא ניתן היה להפעיל אותו.',
+  insecure_page: 'כדי להשתמש במיקרופון בשיחות, נדרש דף מאובטח (https).',
+  allow_microphone_chromium: 'כדי לאפשר אותו, יש ללחוץ על הסמל בתחילת שורת הכתובת ולאפשר את המיקרופון.',
+  allow_microphone_firefox: 'כדי לאפשר אותו, יש ללחוץ על סמל המיקרופון המחוק בשורת הכתובת ולהסיר את החסימה.',
+  allow_microphone_safari: 'כדי לאפשר אותו, יש לפתוח בתפריט Safari את ההגדרות של האתר הזה ולאפשר את המיקרופון.',
+  microphone_default: 'המיקרופון התנתק. השיחה ממשיכה עם מיקרופון ברירת המחדל.',
+  devices: 'מיקרופון ורמקול',
+  microphone: 'מיקרופון',
+  speaker: 'רמקול',
+  default_device: 'ברירת מחדל',
+  type_instead: 'אפשר גם להקליד.',
+} satisfies Translation;

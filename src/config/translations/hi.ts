@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Hindi (hi): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'छिपाएं',
+  retry: 'फिर से कोशिश करें',
+  loading: 'लोड हो रहा है…',
+  load_failed: 'बातचीत लोड नहीं हो सकी।',
+  like: 'पसंद है',
+  dislike: 'नापसंद है',
+  transcript: 'ट्रांसक्रिप्ट',
+  send_again: 'फिर से भेजें',
+  microphone_denied: 'इस साइट के लिए माइक्रोफ़ोन ब्लॉक है।',
+  no_microphone: 'कोई माइक्रोफ़ोन नहीं मिला।',
+  microphone_lost: 'माइक्रोफ़ोन डिसकनेक्ट हो गया।',
+  audio_blocked: 'ब्राउज़र ने आवाज़ रोक दी है। एजेंट को सुनने के लिए पेज पर कहीं भी क्लिक करें।',
+  output_lost: 'साउंड आउटपुट बंद हो गया।',
+  microphone_blocked_page: 'यह पेज माइक्रोफ़ोन इस्तेमाल करने की अनुमति नहीं देता।',
+  microphone_blocked_frame: 'यह विजेट जहां एम्बेड किया गया है, वहां माइक्रोफ़ोन की अनुमति नहीं है।',
+  microphone_in_use: 'माइक्रोफ़ोन किसी दूसरे ऐप में इस्तेमाल हो रहा है या शुरू नहीं हो सका।',
+  insecure_page: 'कॉल में माइक्रोफ़ोन इस्तेमाल करने के लिए सुरक्षित (https) पेज ज़रूरी है।',
+  allow_microphone_chromium: 'अनुमति देने के लिए, पता बार के बाईं ओर मौजूद आइकॉन पर क्लिक करें और माइक्रोफ़ोन को अनुमति दें।',
+  allow_microphone_firefox: 'अनुमति देने के लिए, पता बार में कटे हुए माइक्रोफ़ोन पर क्लिक करें और ब्लॉक हटाएं।',
+  allow_microphone_safari: 'अनुमति देने के लिए, Safari मेन्यू में इस वेबसाइट की सेटिंग खोलें और माइक्रोफ़ोन को अनुमति दें।',
+  microphone_default: 'माइक्रोफ़ोन डिसकनेक्ट हो गया; कॉल डिफ़ॉल्ट माइक्रोफ़ोन के साथ जारी है।',
+  devices: 'माइक्रोफ़ोन और स्पीकर',
+  microphone: 'माइक्रोफ़ोन',
+  speaker: 'स्पीकर',
+  default_device: 'डिफ़ॉल्ट',
+  type_instead: 'आप इसके बजाय टाइप भी कर सकते हैं।',
+} satisfies Translation;

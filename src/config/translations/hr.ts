@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Croatian (hr): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Sakrij',
+  retry: 'Pokušaj ponovno',
+  loading: 'Učitavanje…',
+  load_failed: 'Razgovor se nije mogao učitati.',
+  like: 'Sviđa mi se',
+  dislike: 'Ne sviđa mi se',
+  transcript: 'Transkript',
+  send_again: 'Pošalji ponovno',
+  microphone_denied: 'Mikrofon je blokiran za ovu web-lokaciju.',
+  no_microphone: 'Mikrofon nije pronađen.',
+  microphone_lost: 'Veza s mikrofonom je prekinuta.',
+  audio_blocked: 'Preglednik je pauzirao zvuk. Kliknite bilo gdje na stranici da biste čuli agenta.',
+  output_lost: 'Zvučni izlaz više nije dostupan.',
+  microphone_blocked_page: 'Ova stranica ne dopušta mikrofon.',
+  microphone_blocked_frame: 'Mikrofon nije dopušten na mjestu gdje je ovaj widget ugrađen.',
+  microphone_in_use: 'Mikrofon koristi druga aplikacija ili ga nije moguće pokrenuti.',
+  insecure_page: 'Za pozive s mikrofonom potrebna je sigurna stranica (https).',
+  allow_microphone_chromium: 'Da biste ga dopustili, kliknite ikonu lijevo od adresne trake i postavite Mikrofon na Dopusti.',
+  allow_microphone_firefox: 'Da biste ga dopustili, kliknite prekriženi mikrofon u adresnoj traci i uklonite blokadu.',
+  allow_microphone_safari: 'Da biste ga dopustili, u izborniku Safari otvorite postavke za ovu web-lokaciju i dopustite mikrofon.',
+  microphone_default: 'Veza s mikrofonom je prekinuta; poziv se nastavlja sa zadanim mikrofonom.',
+  devices: 'Mikrofon i zvučnik',
+  microphone: 'Mikrofon',
+  speaker: 'Zvučnik',
+  default_device: 'Zadano',
+  type_instead: 'Možete i pisati.',
+} satisfies Translation;

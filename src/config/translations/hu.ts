@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Hungarian (hu): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Elrejtés',
+  retry: 'Újrapróbálkozás',
+  loading: 'Betöltés…',
+  load_failed: 'A beszélgetést nem sikerült betölteni.',
+  like: 'Tetszik',
+  dislike: 'Nem tetszik',
+  transcript: 'Átirat',
+  send_again: 'Újraküldés',
+  microphone_denied: 'A mikrofon le van tiltva ezen a webhelyen.',
+  no_microphone: 'Nem található mikrofon.',
+  microphone_lost: 'A mikrofon kapcsolata megszakadt.',
+  audio_blocked: 'A böngésző szüneteltette a hangot. Kattintson bárhová az oldalon, hogy hallja az ügynököt.',
+  output_lost: 'A hangkimenet megszakadt.',
+  microphone_blocked_page: 'Ez az oldal nem engedélyezi a mikrofont.',
+  microphone_blocked_frame: 'A mikrofon nem engedélyezett ott, ahová ez a widget be van ágyazva.',
+  microphone_in_use: 'A mikrofont egy másik alkalmazás használja, vagy nem sikerült elindítani.',
+  insecure_page: 'A hívásokban a mikrofon használatához biztonságos (https) oldal szükséges.',
+  allow_microphone_chromium: 'Az engedélyezéshez kattintson a címsávtól balra lévő ikonra, és a Mikrofon beállításnál válassza az Engedélyezés lehetőséget.',
+  allow_microphone_firefox: 'Az engedélyezéshez kattintson a címsávban az áthúzott mikrofonra, és szüntesse meg a tiltást.',
+  allow_microphone_safari: 'Az engedélyezéshez nyissa meg a Safari menüben a webhely beállításait, és engedélyezze a mikrofont.',
+  microphone_default: 'A mikrofon kapcsolata megszakadt; a hívás az alapértelmezett mikrofonnal folytatódik.',
+  devices: 'Mikrofon és hangszóró',
+  microphone: 'Mikrofon',
+  speaker: 'Hangszóró',
+  default_device: 'Alapértelmezett',
+  type_instead: 'Írhat is helyette.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Indonesian (id): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Sembunyikan',
+  retry: 'Coba lagi',
+  loading: 'Memuat…',
+  load_failed: 'Percakapan tidak dapat dimuat.',
+  like: 'Suka',
+  dislike: 'Tidak suka',
+  transcript: 'Transkrip',
+  send_again: 'Kirim ulang',
+  microphone_denied: 'Mikrofon diblokir untuk situs ini.',
+  no_microphone: 'Mikrofon tidak ditemukan.',
+  microphone_lost: 'Sambungan mikrofon terputus.',
+  audio_blocked: 'Browser menjeda suara. Klik di mana saja pada halaman untuk mendengar agen.',
+  output_lost: 'Output suara terputus.',
+  microphone_blocked_page: 'Halaman ini tidak mengizinkan mikrofon.',
+  microphone_blocked_frame: 'Mikrofon tidak diizinkan di tempat widget ini disematkan.',
+  microphone_in_use: 'Mikrofon sedang digunakan aplikasi lain, atau tidak dapat dimulai.',
+  insecure_page: 'Panggilan memerlukan halaman aman (https) untuk menggunakan mikrofon.',
+  allow_microphone_chromium: 'Untuk mengizinkannya, klik ikon di sebelah kiri kolom alamat, lalu setel Mikrofon ke Izinkan.',
+  allow_microphone_firefox: 'Untuk mengizinkannya, klik ikon mikrofon yang dicoret di kolom alamat, lalu hapus pemblokirannya.',
+  allow_microphone_safari: 'Untuk mengizinkannya, buka setelan untuk situs web ini dari menu Safari, lalu izinkan mikrofon.',
+  microphone_default: 'Sambungan mikrofon terputus; panggilan berlanjut dengan mikrofon default.',
+  devices: 'Mikrofon dan speaker',
+  microphone: 'Mikrofon',
+  speaker: 'Speaker',
+  default_device: 'Default',
+  type_instead: 'Anda juga dapat mengetik.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Italian (it): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Nascondi',
+  retry: 'Riprova',
+  loading: 'Caricamento…',
+  load_failed: 'Impossibile caricare la conversazione.',
+  like: 'Mi piace',
+  dislike: 'Non mi piace',
+  transcript: 'Trascrizione',
+  send_again: 'Invia di nuovo',
+  microphone_denied: 'Il microfono è bloccato per questo sito.',
+  no_microphone: 'Nessun microfono trovato.',
+  microphone_lost: 'Il microfono è stato scollegato.',
+  audio_blocked: 'Il browser ha messo in pausa l’audio. Fare clic in un punto qualsiasi della pagina per ascoltare l’agente.',
+  output_lost: 'L’uscita audio non è più disponibile.',
+  microphone_blocked_page: 'Questa pagina non consente l’uso del microfono.',
+  microphone_blocked_frame: 'Il microfono non è consentito nel punto in cui è incorporato questo widget.',
+  microphone_in_use: 'Il microfono è in uso in un’altra app o non è stato possibile avviarlo.',
+  insecure_page: 'Per usare il microfono, le chiamate richiedono una pagina sicura (https).',
+  allow_microphone_chromium: 'Per consentirlo, fare clic sull’icona a sinistra della barra degli indirizzi e impostare Microfono su Consenti.',
+  allow_microphone_firefox: 'Per consentirlo, fare clic sul microfono barrato nella barra degli indirizzi e rimuovere il blocco.',
+  allow_microphone_safari: 'Per consentirlo, aprire dal menu Safari le impostazioni di questo sito web e consentire il microfono.',
+  microphone_default: 'Il microfono è stato scollegato; la chiamata continua con il microfono predefinito.',
+  devices: 'Microfono e altoparlante',
+  microphone: 'Microfono',
+  speaker: 'Altoparlante',
+  default_device: 'Predefinito',
+  type_instead: 'In alternativa, è possibile scrivere.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Japanese (ja): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: '非表示にする',
+  retry: '再試行',
+  loading: '読み込み中…',
+  load_failed: '会話を読み込めませんでした。',
+  like: '高評価',
+  dislike: '低評価',
+  transcript: '文字起こし',
+  send_again: '再送信',
+  microphone_denied: 'このサイトではマイクがブロックされています。',
+  no_microphone: 'マイクが見つかりません。',
+  microphone_lost: 'マイクの接続が切れました。',
+  audio_blocked: 'ブラウザが音声を一時停止しました。エージェントの声を聞くには、ページ内のどこかをクリックしてください。',
+  output_lost: '音声出力が切断されました。',
+  microphone_blocked_page: 'このページではマイクの使用が許可されていません。',
+  microphone_blocked_frame: 'このウィジェットの埋め込み先ではマイクの使用が許可されていません。',
+  microphone_in_use: 'マイクが他のアプリで使用中か、起動できませんでした。',
+  insecure_page: '通話でマイクを使うには、安全な（https）ページが必要です。',
+  allow_microphone_chromium: '許可するには、アドレスバーの左にあるアイコンをクリックし、「マイク」を「許可」に設定してください。',
+  allow_microphone_firefox: '許可するには、アドレスバーにある斜線の入ったマイクをクリックし、ブロックを解除してください。',
+  allow_microphone_safari: '許可するには、Safari メニューからこの Web サイトの設定を開き、マイクを許可してください。',
+  microphone_default: 'マイクの接続が切れたため、デフォルトのマイクで通話を続けています。',
+  devices: 'マイクとスピーカー',
+  microphone: 'マイク',
+  speaker: 'スピーカー',
+  default_device: 'デフォルト',
+  type_instead: '代わりに文字で入力することもできます。',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Korean (ko): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: '숨기기',
+  retry: '다시 시도',
+  loading: '불러오는 중…',
+  load_failed: '대화를 불러올 수 없습니다.',
+  like: '좋아요',
+  dislike: '싫어요',
+  transcript: '대화 기록',
+  send_again: '다시 보내기',
+  microphone_denied: '이 사이트에서 마이크가 차단되었습니다.',
+  no_microphone: '마이크를 찾을 수 없습니다.',
+  microphone_lost: '마이크 연결이 끊어졌습니다.',
+  audio_blocked: '브라우저에서 소리를 일시중지했습니다. 에이전트의 음성을 들으려면 페이지의 아무 곳이나 클릭하세요.',
+  output_lost: '오디오 출력이 끊어졌습니다.',
+  microphone_blocked_page: '이 페이지에서는 마이크를 사용할 수 없습니다.',
+  microphone_blocked_frame: '이 위젯이 삽입된 곳에서는 마이크가 허용되지 않습니다.',
+  microphone_in_use: '다른 앱에서 마이크를 사용 중이거나 마이크를 시작할 수 없습니다.',
+  insecure_page: '통화에서 마이크를 사용하려면 보안(https) 페이지가 필요합니다.',
+  allow_microphone_chromium: '허용하려면 주소 표시줄 왼쪽의 아이콘을 클릭하고 마이크를 허용으로 설정하세요.',
+  allow_microphone_firefox: '허용하려면 주소 표시줄에서 사선이 그어진 마이크를 클릭하고 차단을 해제하세요.',
+  allow_microphone_safari: '허용하려면 Safari 메뉴에서 이 웹사이트에 대한 설정을 열고 마이크를 허용하세요.',
+  microphone_default: '마이크 연결이 끊어져 기본 마이크로 통화를 계속합니다.',
+  devices: '마이크 및 스피커',
+  microphone: '마이크',
+  speaker: '스피커',
+  default_device: '기본값',
+  type_instead: '대신 텍스트를 입력할 수도 있습니다.',
+} satisfies Translation;

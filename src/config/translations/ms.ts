@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Malay (ms): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Sembunyikan',
+  retry: 'Cuba lagi',
+  loading: 'Memuatkan…',
+  load_failed: 'Perbualan tidak dapat dimuatkan.',
+  like: 'Suka',
+  dislike: 'Tidak suka',
+  transcript: 'Transkrip',
+  send_again: 'Hantar semula',
+  microphone_denied: 'Mikrofon disekat untuk tapak ini.',
+  no_microphone: 'Tiada mikrofon ditemui.',
+  microphone_lost: 'Sambungan mikrofon terputus.',
+  audio_blocked: 'Penyemak imbas telah menjeda bunyi. Klik di mana-mana pada halaman untuk mendengar ejen.',
+  output_lost: 'Output bunyi terputus.',
+  microphone_blocked_page: 'Halaman ini tidak membenarkan mikrofon.',
+  microphone_blocked_frame: 'Mikrofon tidak dibenarkan di tempat widget ini dibenamkan.',
+  microphone_in_use: 'Mikrofon sedang digunakan oleh apl lain atau tidak dapat dimulakan.',
+  insecure_page: 'Panggilan memerlukan halaman selamat (https) untuk menggunakan mikrofon.',
+  allow_microphone_chromium: 'Untuk membenarkannya, klik ikon di sebelah kiri bar alamat dan tetapkan Mikrofon kepada Benarkan.',
+  allow_microphone_firefox: 'Untuk membenarkannya, klik mikrofon yang dipangkah dalam bar alamat dan alih keluar sekatan.',
+  allow_microphone_safari: 'Untuk membenarkannya, buka tetapan untuk tapak web ini daripada menu Safari dan benarkan mikrofon.',
+  microphone_default: 'Sambungan mikrofon terputus; panggilan diteruskan dengan mikrofon lalai.',
+  devices: 'Mikrofon dan pembesar suara',
+  microphone: 'Mikrofon',
+  speaker: 'Pembesar suara',
+  default_device: 'Lalai',
+  type_instead: 'Anda juga boleh menaip.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Dutch (nl): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Verbergen',
+  retry: 'Opnieuw proberen',
+  loading: 'Laden…',
+  load_failed: 'Het gesprek kan niet worden geladen.',
+  like: 'Vind ik leuk',
+  dislike: 'Vind ik niet leuk',
+  transcript: 'Transcriptie',
+  send_again: 'Opnieuw verzenden',
+  microphone_denied: 'De microfoon is geblokkeerd voor deze site.',
+  no_microphone: 'Er is geen microfoon gevonden.',
+  microphone_lost: 'De verbinding met de microfoon is verbroken.',
+  audio_blocked: 'De browser heeft het geluid gepauzeerd. Klik ergens op de pagina om de agent te horen.',
+  output_lost: 'De geluidsuitvoer is weggevallen.',
+  microphone_blocked_page: 'Deze pagina staat de microfoon niet toe.',
+  microphone_blocked_frame: 'De microfoon is niet toegestaan op de plek waar deze widget is ingesloten.',
+  microphone_in_use: 'De microfoon wordt gebruikt door een andere app of kan niet worden gestart.',
+  insecure_page: 'Voor gesprekken met de microfoon is een beveiligde pagina (https) nodig.',
+  allow_microphone_chromium: 'Klik om dit toe te staan op het icoon links van de adresbalk en zet Microfoon op Toestaan.',
+  allow_microphone_firefox: 'Klik om dit toe te staan op de doorgestreepte microfoon in de adresbalk en hef de blokkering op.',
+  allow_microphone_safari: 'Open om dit toe te staan in het Safari-menu de instellingen voor deze website en sta de microfoon toe.',
+  microphone_default: 'De verbinding met de microfoon is verbroken; het gesprek gaat verder met de standaardmicrofoon.',
+  devices: 'Microfoon en luidspreker',
+  microphone: 'Microfoon',
+  speaker: 'Luidspreker',
+  default_device: 'Standaard',
+  type_instead: 'U kunt ook typen.',
+} satisfies Translation;

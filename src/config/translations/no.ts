@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Norwegian Bokmål (no): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Skjul',
+  retry: 'Prøv igjen',
+  loading: 'Laster inn…',
+  load_failed: 'Kunne ikke laste inn samtalen.',
+  like: 'Liker',
+  dislike: 'Liker ikke',
+  transcript: 'Transkripsjon',
+  send_again: 'Send på nytt',
+  microphone_denied: 'Mikrofonen er blokkert for dette nettstedet.',
+  no_microphone: 'Fant ingen mikrofon.',
+  microphone_lost: 'Mikrofonen ble koblet fra.',
+  audio_blocked: 'Nettleseren satte lyden på pause. Klikk hvor som helst på siden for å høre agenten.',
+  output_lost: 'Lydutgangen er ikke lenger tilgjengelig.',
+  microphone_blocked_page: 'Denne siden tillater ikke mikrofonen.',
+  microphone_blocked_frame: 'Mikrofonen er ikke tillatt der denne widgeten er bygd inn.',
+  microphone_in_use: 'Mikrofonen brukes av en annen app eller kunne ikke starte.',
+  insecure_page: 'Samtaler krever en sikker side (https) for å bruke mikrofonen.',
+  allow_microphone_chromium: 'Tillat den ved å klikke på ikonet til venstre for adressefeltet og sette Mikrofon til Tillat.',
+  allow_microphone_firefox: 'Tillat den ved å klikke på den overstrekte mikrofonen i adressefeltet og fjerne blokkeringen.',
+  allow_microphone_safari: 'Tillat den ved å åpne innstillingene for dette nettstedet i Safari-menyen og tillate mikrofonen.',
+  microphone_default: 'Mikrofonen ble koblet fra; samtalen fortsetter med standardmikrofonen.',
+  devices: 'Mikrofon og høyttaler',
+  microphone: 'Mikrofon',
+  speaker: 'Høyttaler',
+  default_device: 'Standard',
+  type_instead: 'Du kan skrive i stedet.',
+} satisfies Translation;

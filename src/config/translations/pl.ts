@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Polish (pl): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Ukryj',
+  retry: 'Spróbuj ponownie',
+  loading: 'Ładowanie…',
+  load_failed: 'Nie udało się wczytać rozmowy.',
+  like: 'Podoba mi się',
+  dislike: 'Nie podoba mi się',
+  transcript: 'Transkrypcja',
+  send_again: 'Wyślij ponownie',
+  microphone_denied: 'Mikrofon jest zablokowany dla tej witryny.',
+  no_microphone: 'Nie znaleziono mikrofonu.',
+  microphone_lost: 'Mikrofon został odłączony.',
+  audio_blocked: 'Przeglądarka wstrzymała dźwięk. Kliknij w dowolnym miejscu strony, aby usłyszeć agenta.',
+  output_lost: 'Wyjście dźwięku przestało być dostępne.',
+  microphone_blocked_page: 'Ta strona nie zezwala na używanie mikrofonu.',
+  microphone_blocked_frame: 'Mikrofon jest niedozwolony w miejscu, w którym osadzono ten widżet.',
+  microphone_in_use: 'Mikrofon jest używany przez inną aplikację lub nie udało się go uruchomić.',
+  insecure_page: 'Do rozmów z użyciem mikrofonu potrzebna jest bezpieczna strona (https).',
+  allow_microphone_chromium: 'Aby zezwolić, kliknij ikonę po lewej stronie paska adresu i ustaw Mikrofon na Zezwalaj.',
+  allow_microphone_firefox: 'Aby zezwolić, kliknij przekreślony mikrofon na pasku adresu i usuń blokadę.',
+  allow_microphone_safari: 'Aby zezwolić, otwórz w menu Safari ustawienia tej witryny i zezwól na używanie mikrofonu.',
+  microphone_default: 'Mikrofon został odłączony; rozmowa trwa dalej z mikrofonem domyślnym.',
+  devices: 'Mikrofon i głośnik',
+  microphone: 'Mikrofon',
+  speaker: 'Głośnik',
+  default_device: 'Domyślne',
+  type_instead: 'Możesz też pisać.',
+} satisfies Translation;

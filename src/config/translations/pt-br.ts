@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Brazilian Portuguese (pt-br): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Ocultar',
+  retry: 'Tentar novamente',
+  loading: 'Carregando…',
+  load_failed: 'Não foi possível carregar a conversa.',
+  like: 'Gostei',
+  dislike: 'Não gostei',
+  transcript: 'Transcrição',
+  send_again: 'Enviar novamente',
+  microphone_denied: 'O microfone está bloqueado para este site.',
+  no_microphone: 'Nenhum microfone foi encontrado.',
+  microphone_lost: 'O microfone foi desconectado.',
+  audio_blocked: 'O navegador pausou o som. Clique em qualquer lugar da página para ouvir o agente.',
+  output_lost: 'A saída de áudio foi perdida.',
+  microphone_blocked_page: 'Esta página não permite o uso do microfone.',
+  microphone_blocked_frame: 'O microfone não é permitido onde este widget está incorporado.',
+  microphone_in_use: 'O microfone está sendo usado por outro app ou não pôde ser iniciado.',
+  insecure_page: 'As chamadas precisam de uma página segura (https) para usar o microfone.',
+  allow_microphone_chromium: 'Para permitir, clique no ícone à esquerda da barra de endereço e defina Microfone como Permitir.',
+  allow_microphone_firefox: 'Para permitir, clique no microfone riscado na barra de endereço e remova o bloqueio.',
+  allow_microphone_safari: 'Para permitir, abra no menu Safari os ajustes deste site e permita o microfone.',
+  microphone_default: 'O microfone foi desconectado; a chamada continua com o microfone padrão.',
+  devices: 'Microfone e alto-falante',
+  microphone: 'Microfone',
+  speaker: 'Alto-falante',
+  default_device: 'Padrão',
+  type_instead: 'Você também pode digitar.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** European Portuguese (pt): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Ocultar',
+  retry: 'Tentar novamente',
+  loading: 'A carregar…',
+  load_failed: 'Não foi possível carregar a conversa.',
+  like: 'Gosto',
+  dislike: 'Não gosto',
+  transcript: 'Transcrição',
+  send_again: 'Enviar novamente',
+  microphone_denied: 'O microfone está bloqueado para este site.',
+  no_microphone: 'Não foi encontrado nenhum microfone.',
+  microphone_lost: 'O microfone foi desligado.',
+  audio_blocked: 'O navegador colocou o som em pausa. Clique em qualquer parte da página para ouvir o agente.',
+  output_lost: 'A saída de som deixou de estar disponível.',
+  microphone_blocked_page: 'Esta página não permite a utilização do microfone.',
+  microphone_blocked_frame: 'O microfone não é permitido no local onde este widget está incorporado.',
+  microphone_in_use: 'O microfone está a ser utilizado por outra app ou não foi possível iniciá-lo.',
+  insecure_page: 'As chamadas precisam de uma página segura (https) para utilizar o microfone.',
+  allow_microphone_chromium: 'Para o permitir, clique no ícone à esquerda da barra de endereço e defina Microfone como Permitir.',
+  allow_microphone_firefox: 'Para o permitir, clique no microfone riscado na barra de endereço e remova o bloqueio.',
+  allow_microphone_safari: 'Para o permitir, abra no menu Safari as definições deste website e permita o microfone.',
+  microphone_default: 'O microfone foi desligado; a chamada continua com o microfone predefinido.',
+  devices: 'Microfone e altifalante',
+  microphone: 'Microfone',
+  speaker: 'Altifalante',
+  default_device: 'Predefinido',
+  type_instead: 'Em alternativa, pode escrever.',
+} satisfies Translation;

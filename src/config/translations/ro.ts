@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Romanian (ro): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Ascundeți',
+  retry: 'Încercați din nou',
+  loading: 'Se încarcă…',
+  load_failed: 'Conversația nu a putut fi încărcată.',
+  like: 'Îmi place',
+  dislike: 'Nu-mi place',
+  transcript: 'Transcriere',
+  send_again: 'Trimiteți din nou',
+  microphone_denied: 'Microfonul este blocat pentru acest site.',
+  no_microphone: 'Nu a fost găsit niciun microfon.',
+  microphone_lost: 'Microfonul a fost deconectat.',
+  audio_blocked: 'Browserul a întrerupt sunetul. Dați clic oriunde pe pagină pentru a auzi agentul.',
+  output_lost: 'Ieșirea audio nu mai este disponibilă.',
+  microphone_blocked_page: 'Această pagină nu permite microfonul.',
+  microphone_blocked_frame: 'Microfonul nu este permis acolo unde este încorporat acest widget.',
+  microphone_in_use: 'Microfonul este folosit de altă aplicație sau nu a putut porni.',
+  insecure_page: 'Apelurile au nevoie de o pagină securizată (https) pentru a folosi microfonul.',
+  allow_microphone_chromium: 'Pentru a-l permite, dați clic pe pictograma din stânga barei de adrese și setați Microfon la Permite.',
+  allow_microphone_firefox: 'Pentru a-l permite, dați clic pe microfonul tăiat din bara de adrese și eliminați blocarea.',
+  allow_microphone_safari: 'Pentru a-l permite, deschideți din meniul Safari setările pentru acest site și permiteți microfonul.',
+  microphone_default: 'Microfonul a fost deconectat; apelul continuă cu microfonul prestabilit.',
+  devices: 'Microfon și difuzor',
+  microphone: 'Microfon',
+  speaker: 'Difuzor',
+  default_device: 'Prestabilit',
+  type_instead: 'Puteți scrie în schimb.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Slovak (sk): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Skryť',
+  retry: 'Skúsiť znova',
+  loading: 'Načítava sa…',
+  load_failed: 'Konverzáciu sa nepodarilo načítať.',
+  like: 'Páči sa mi to',
+  dislike: 'Nepáči sa mi to',
+  transcript: 'Prepis',
+  send_again: 'Odoslať znova',
+  microphone_denied: 'Mikrofón je pre tento web blokovaný.',
+  no_microphone: 'Nenašiel sa žiadny mikrofón.',
+  microphone_lost: 'Mikrofón bol odpojený.',
+  audio_blocked: 'Prehliadač pozastavil zvuk. Kliknite kdekoľvek na stránku, aby ste počuli agenta.',
+  output_lost: 'Zvukový výstup prestal byť dostupný.',
+  microphone_blocked_page: 'Táto stránka nepovoľuje mikrofón.',
+  microphone_blocked_frame: 'Mikrofón nie je povolený na mieste, kde je tento widget vložený.',
+  microphone_in_use: 'Mikrofón používa iná aplikácia alebo ho nebolo možné spustiť.',
+  insecure_page: 'Hovory vyžadujú na použitie mikrofónu zabezpečenú stránku (https).',
+  allow_microphone_chromium: 'Ak ho chcete povoliť, kliknite na ikonu naľavo od panela s adresou a pri položke Mikrofón nastavte Povoliť.',
+  allow_microphone_firefox: 'Ak ho chcete povoliť, kliknite na prečiarknutý mikrofón v paneli s adresou a zrušte blokovanie.',
+  allow_microphone_safari: 'Ak ho chcete povoliť, otvorte v ponuke Safari nastavenia tohto webu a povoľte mikrofón.',
+  microphone_default: 'Mikrofón bol odpojený; hovor pokračuje s predvoleným mikrofónom.',
+  devices: 'Mikrofón a reproduktor',
+  microphone: 'Mikrofón',
+  speaker: 'Reproduktor',
+  default_device: 'Predvolené',
+  type_instead: 'Môžete tiež písať.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Swedish (sv): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Dölj',
+  retry: 'Försök igen',
+  loading: 'Läser in…',
+  load_failed: 'Det gick inte att läsa in konversationen.',
+  like: 'Gilla',
+  dislike: 'Ogilla',
+  transcript: 'Transkription',
+  send_again: 'Skicka igen',
+  microphone_denied: 'Mikrofonen är blockerad för den här webbplatsen.',
+  no_microphone: 'Ingen mikrofon hittades.',
+  microphone_lost: 'Mikrofonen kopplades från.',
+  audio_blocked: 'Webbläsaren pausade ljudet. Klicka var som helst på sidan för att höra agenten.',
+  output_lost: 'Ljudutgången är inte längre tillgänglig.',
+  microphone_blocked_page: 'Den här sidan tillåter inte mikrofonen.',
+  microphone_blocked_frame: 'Mikrofonen är inte tillåten där den här widgeten är inbäddad.',
+  microphone_in_use: 'Mikrofonen används av en annan app eller kunde inte startas.',
+  insecure_page: 'Samtal kräver en säker sida (https) för att använda mikrofonen.',
+  allow_microphone_chromium: 'Tillåt den genom att klicka på ikonen till vänster om adressfältet och ställa in Mikrofon på Tillåt.',
+  allow_microphone_firefox: 'Tillåt den genom att klicka på den överstrukna mikrofonen i adressfältet och ta bort blockeringen.',
+  allow_microphone_safari: 'Tillåt den genom att öppna inställningarna för den här webbplatsen i Safari-menyn och tillåta mikrofonen.',
+  microphone_default: 'Mikrofonen kopplades från; samtalet fortsätter med standardmikrofonen.',
+  devices: 'Mikrofon och högtalare',
+  microphone: 'Mikrofon',
+  speaker: 'Högtalare',
+  default_device: 'Standard',
+  type_instead: 'Du kan skriva i stället.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Turkish (tr): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Gizle',
+  retry: 'Tekrar dene',
+  loading: 'Yükleniyor…',
+  load_failed: 'Görüşme yüklenemedi.',
+  like: 'Beğendim',
+  dislike: 'Beğenmedim',
+  transcript: 'Konuşma dökümü',
+  send_again: 'Tekrar gönder',
+  microphone_denied: 'Mikrofon bu site için engellendi.',
+  no_microphone: 'Mikrofon bulunamadı.',
+  microphone_lost: 'Mikrofonun bağlantısı kesildi.',
+  audio_blocked: 'Tarayıcı sesi duraklattı. Temsilciyi duymak için sayfada herhangi bir yeri tıklayın.',
+  output_lost: 'Ses çıkışı kesildi.',
+  microphone_blocked_page: 'Bu sayfa mikrofona izin vermiyor.',
+  microphone_blocked_frame: 'Bu bileşenin yerleştirildiği yerde mikrofona izin verilmiyor.',
+  microphone_in_use: 'Mikrofon başka bir uygulama tarafından kullanılıyor veya başlatılamadı.',
+  insecure_page: 'Aramalarda mikrofonu kullanmak için güvenli bir sayfa (https) gerekir.',
+  allow_microphone_chromium: 'İzin vermek için adres çubuğunun solundaki simgeyi tıklayın ve Mikrofon ayarını İzin ver olarak değiştirin.',
+  allow_microphone_firefox: 'İzin vermek için adres çubuğundaki üstü çizili mikrofonu tıklayın ve engellemeyi kaldırın.',
+  allow_microphone_safari: 'İzin vermek için Safari menüsünden bu web sitesinin ayarlarını açın ve mikrofona izin verin.',
+  microphone_default: 'Mikrofonun bağlantısı kesildi; arama varsayılan mikrofonla devam ediyor.',
+  devices: 'Mikrofon ve hoparlör',
+  microphone: 'Mikrofon',
+  speaker: 'Hoparlör',
+  default_device: 'Varsayılan',
+  type_instead: 'Bunun yerine yazabilirsiniz.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Vietnamese (vi): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: 'Ẩn',
+  retry: 'Thử lại',
+  loading: 'Đang tải…',
+  load_failed: 'Không thể tải cuộc trò chuyện.',
+  like: 'Thích',
+  dislike: 'Không thích',
+  transcript: 'Bản chép lời',
+  send_again: 'Gửi lại',
+  microphone_denied: 'Micrô đã bị chặn trên trang web này.',
+  no_microphone: 'Không tìm thấy micrô.',
+  microphone_lost: 'Micrô đã bị ngắt kết nối.',
+  audio_blocked: 'Trình duyệt đã tạm dừng âm thanh. Hãy nhấp vào bất kỳ đâu trên trang để nghe trợ lý.',
+  output_lost: 'Đầu ra âm thanh đã bị ngắt.',
+  microphone_blocked_page: 'Trang này không cho phép dùng micrô.',
+  microphone_blocked_frame: 'Micrô không được phép ở nơi tiện ích này được nhúng.',
+  microphone_in_use: 'Micrô đang được một ứng dụng khác sử dụng hoặc không thể khởi động.',
+  insecure_page: 'Cuộc gọi cần một trang an toàn (https) để dùng micrô.',
+  allow_microphone_chromium: 'Để cho phép, hãy nhấp vào biểu tượng bên trái thanh địa chỉ và đặt Micrô thành Cho phép.',
+  allow_microphone_firefox: 'Để cho phép, hãy nhấp vào biểu tượng micrô bị gạch chéo trên thanh địa chỉ và bỏ chặn.',
+  allow_microphone_safari: 'Để cho phép, hãy mở phần cài đặt cho trang web này trong menu Safari và cho phép micrô.',
+  microphone_default: 'Micrô đã bị ngắt kết nối; cuộc gọi tiếp tục với micrô mặc định.',
+  devices: 'Micrô và loa',
+  microphone: 'Micrô',
+  speaker: 'Loa',
+  default_device: 'Mặc định',
+  type_instead: 'Bạn cũng có thể nhập tin nhắn.',
+} satisfies Translation;

@@ -1,0 +1,31 @@
+import type { Translation } from './types.js';
+
+/** Simplified Chinese (zh): the widget's own labels (see ./index.ts). */
+export default {
+  dismiss: '隐藏',
+  retry: '重试',
+  loading: '正在加载…',
+  load_failed: '无法加载对话。',
+  like: '赞',
+  dislike: '踩',
+  transcript: '对话记录',
+  send_again: '重新发送',
+  microphone_denied: '此网站的麦克风已被屏蔽。',
+  no_microphone: '未找到麦克风。',
+  microphone_lost: '麦克风已断开连接。',
+  audio_blocked: '浏览器已暂停声音。点击页面任意位置即可听到助手的声音。',
+  output_lost: '音频输出已断开。',
+  microphone_blocked_page: '此页面不允许使用麦克风。',
+  microphone_blocked_frame: '此小部件的嵌入位置不允许使用麦克风。',
+  microphone_in_use: '麦克风正被其他应用使用，或无法启动。',
+  insecure_page: '通话需要安全的（https）页面才能使用麦克风。',
+  allow_microphone_chromium: '如需允许，请点击地址栏左侧的图标，然后将“麦克风”设为“允许”。',
+  allow_microphone_firefox: '如需允许，请点击地址栏中带斜线的麦克风图标，然后解除屏蔽。',
+  allow_microphone_safari: '如需允许，请在 Safari 菜单中打开此网站的设置，然后允许使用麦克风。',
+  microphone_default: '麦克风已断开连接，通话将改用默认麦克风继续。',
+  devices: '麦克风和扬声器',
+  microphone: '麦克风',
+  speaker: '扬声器',
+  default_device: '默认',
+  type_instead: '您也可以改为输入文字。',
+} satisfies Translation;
