@@ -38,7 +38,10 @@ try {
   console.error('dist/ is missing: run npm run build');
   process.exit(1);
 }
-const chunks = names.filter((f) => /^voice-agent-widget-.+\.js$/.test(f) && !f.endsWith('-worklet.js')).map((f) => `dist/${f}`);
+/** One language's labels (src/config/translations/): a visitor loads one of them at most, so the largest is counted. */
+const LABELS = /^voice-agent-widget-[a-z]{2,3}(?:-[a-z]{2})?-[0-9a-f]{10}\.js$/;
+const translations = names.filter((f) => LABELS.test(f)).map((f) => `dist/${f}`);
+const chunks = names.filter((f) => /^voice-agent-widget-.+\.js$/.test(f) && !f.endsWith('-worklet.js') && !LABELS.test(f)).map((f) => `dist/${f}`);
 /** The worklets' sources, a chunk of its own loaded only for a Blob URL (src/audio/worklets.ts). */
 const sourcesChunk = chunks.find((f) => f.includes('-worklet-files-'));
 const worklets = names.filter((f) => /^voice-agent-.+-worklet\.js$/.test(f)).map((f) => `dist/${f}`);
@@ -59,13 +62,16 @@ const first = size(FIRST);
 const rest = chunks.filter((file) => file !== sourcesChunk).reduce((sum, file) => sum + size(file), 0);
 const sources = sourcesChunk ? size(sourcesChunk) : 0;
 const audio = Math.max(worklets.reduce((sum, file) => sum + size(file), 0), sources);
+const labelSizes = translations.map((file) => [file, gzipSize(file, readFileSync(file))]).sort((a, b) => b[1] - a[1]);
+const labels = labelSizes[0]?.[1] ?? 0;
+if (labelSizes.length) console.log(`${translations.length} languages' labels, ${labelSizes.at(-1)[1]} to ${labels} B gzip -9 each; the largest counted: ${labelSizes[0][0]}`);
 console.log('npm entries and their chunks (for bundlers; not budgeted):');
 for (const file of npm) size(file);
 
-const call = first + rest + audio;
+const call = first + rest + audio + labels;
 const verdict = (bytes, budget) => `${(bytes / 1024).toFixed(1)} KB of ${budget / 1024} KB (${bytes <= budget ? 'within' : 'OVER'}, ${budget - bytes} B left)`;
 console.log(`first script (before the launcher is usable): ${verdict(first, FIRST_BUDGET)}`);
-const parts = `first script + ${chunks.length - (sourcesChunk ? 1 : 0)} chunk(s) + 2 worklet files${sourcesChunk ? ' or their sources chunk' : ''}`;
+const parts = `first script + ${chunks.length - (sourcesChunk ? 1 : 0)} chunk(s) + 2 worklet files${sourcesChunk ? ' or their sources chunk' : ''}${labels ? ' + one language\'s labels' : ''}`;
 console.log(`a whole voice call (${parts}): ${verdict(call, CALL_BUDGET)}`);
 if (call > CALL_BUDGET) {
   const within = call <= CALL_BUDGET + CALL_ALLOWANCE;

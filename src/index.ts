@@ -63,8 +63,9 @@ export type {
   AvatarType, Expandable, FeedbackMode, Labels, LanguagePreset, Placement, Styles, TextContents, TextKey, Variant, WidgetConfig,
   WidgetConfigResponse,
 } from './config/types.js';
-/** The built-in labels (English) and their keys; the widget's own labels beyond `text_contents`. */
+/** The built-in labels (English) and their keys; the widget's own labels beyond `text_contents`: the launcher's and the panel's. */
 export { DEFAULT_TEXTS, TEXT_KEYS, WIDGET_LABELS } from './config/defaults.js';
+export { PANEL_LABELS, type PanelLabels } from './config/panel-labels.js';
 /** The defaults of `styles` (colours, px sizes) and of the orb (PROTOCOL.md section 2). */
 export { DEFAULT_ORB_COLORS, DEFAULT_STYLE_COLORS, DEFAULT_STYLE_SIZES } from './config/defaults.js';
 /** The limits untrusted text is held to (characters; px for sizes). */

@@ -112,3 +112,38 @@ export function deepMerge(target, patch) {
   }
   return out;
 }
+
+/**
+ * What a voice conversation's microphone sent while the agent spoke (issue 19, "Never hears itself"): kept beside
+ * the record, never part of it (the REST read and the protocol are unchanged), for the echo rig (test/echo/) and
+ * `bench:echo` to measure from outside the page.
+ * - `agent`: each agent turn spoken, `{event_id, started_ms, ends_at_ms, cancelled_ms}`: when its first chunk went out,
+ *   when a client playing it from its start is done, when an interruption stopped it (null: never); ms since the epoch;
+ * - `chunks`: each `user_audio_chunk` received while an agent turn was audible or within `INPUT_LEVEL_TAIL_MS` after
+ *   its end, `{ms, dbfs, event_id}`: when it arrived (ms since the epoch), its RMS level (dBFS of its 16-bit samples,
+ *   -120 for digital silence), the turn spoken;
+ * - `speech`: each start of speech the VAD detected (vad.mjs), `{ms, interrupted}`: when (ms since the epoch), and the
+ *   event id of the agent turn it interrupted (null: none was audible).
+ * At most `INPUT_LEVEL_MAX` chunks are kept per conversation (10 minutes of 20 ms chunks).
+ * @typedef {{agent: {event_id: number, started_ms: number, ends_at_ms: number, cancelled_ms: number|null}[],
+ *   chunks: {ms: number, dbfs: number, event_id: number}[], speech: {ms: number, interrupted: number|null}[]}} InputLevels
+ */
+
+/** How long after an agent turn's end the chunks are still kept (ms): the client's playout delay and the loop's. */
+export const INPUT_LEVEL_TAIL_MS = 1000;
+/** The most chunks kept per conversation. */
+export const INPUT_LEVEL_MAX = 30000;
+
+/** @type {WeakMap<ConversationRecord, InputLevels>} */
+const inputLevels = new WeakMap();
+
+/**
+ * The input levels of a conversation's record (created empty on first use).
+ * @param {ConversationRecord} record
+ * @returns {InputLevels}
+ */
+export function inputLevelsOf(record) {
+  let levels = inputLevels.get(record);
+  if (!levels) inputLevels.set(record, (levels = { agent: [], chunks: [], speech: [] }));
+  return levels;
+}

@@ -7,7 +7,7 @@
 import * as log from '../internal/console.js';
 import { preview } from '../internal/console.js';
 import { isRecord } from '../internal/record.js';
-import { MAX_LONG_TEXT_LENGTH, MAX_TEXT_LENGTH, TEXT_KEYS, WIDGET_LABELS } from './defaults.js';
+import { MAX_LONG_TEXT_LENGTH, MAX_TEXT_LENGTH } from './defaults.js';
 import type { Labels } from './types.js';
 
 /** Attribute → the `widget_config` field it overrides (SERVICE-INTERFACE.md 2.11). */
@@ -137,16 +137,16 @@ export function checkDynamicVariables(source: string, record: Record<string, unk
 
 /**
  * Reads `text-contents`, as the attribute's JSON text or as the property's object: labels of `text_contents`
- * (PROTOCOL.md section 2, the first step of the text precedence) or of the widget's own (`WIDGET_LABELS`), with string
- * values of at most `MAX_TEXT_LENGTH` characters. Never throws: an unknown key or a bad value is reported and left out;
- * what is not a JSON object (or an object) gives `{}`.
+ * (PROTOCOL.md section 2, the first step of the text precedence), of the launcher's own (`WIDGET_LABELS`) or of the
+ * panel's (config/panel-labels.ts `PANEL_LABELS`), with string values of at most `MAX_TEXT_LENGTH` characters. Never
+ * throws: a bad value is reported and left out; what is not a JSON object (or an object) gives `{}`. A key that names no
+ * label is kept here, and reported once the panel's labels are known (`panelLabels`): they load with the conversation.
  */
 export function parseTextContents(value: unknown): Partial<Labels> {
-  const texts: Partial<Labels> = {};
+  const texts: Record<string, string> = {};
   for (const [key, label] of entries('text-contents', readObject('text-contents', value))) {
-    if (!(TEXT_KEYS as readonly string[]).includes(key) && !Object.hasOwn(WIDGET_LABELS, key)) log.warn(`text-contents.${key} is not a known label; ignored.`);
-    else if (typeof label !== 'string' || label.length > MAX_TEXT_LENGTH) log.warn(`text-contents.${key} must be a string of at most ${MAX_TEXT_LENGTH} characters; ignored.`);
-    else texts[key as keyof Labels] = label;
+    if (typeof label !== 'string' || label.length > MAX_TEXT_LENGTH) log.warn(`text-contents.${key} must be a string of at most ${MAX_TEXT_LENGTH} characters; ignored.`);
+    else texts[key] = label;
   }
   return texts;
 }

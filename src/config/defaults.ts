@@ -51,26 +51,15 @@ export const DEFAULT_TEXTS = {
 export const TEXT_KEYS = Object.keys(DEFAULT_TEXTS) as TextKey[];
 
 /**
- * The widget's own labels, for controls that no `text_contents` label names (English; a page sets them in its language
- * with the `text-contents` attribute): the launcher's dismiss button (`dismissible`), the like / dislike buttons
- * of `feedback_mode: during` (PROTOCOL.md section 4), the transcript's name and the voice call's failures.
+ * The widget's own labels that the launcher shows, for controls that no `text_contents` label names (English; the
+ * conversation language's come from config/translations/, and a page sets its own with the `text-contents` attribute):
+ * the launcher's dismiss button (`dismissible`), and the panel while the conversation part of the script-tag build loads
+ * or when it could not be loaded. The panel's own labels are config/panel-labels.ts `PANEL_LABELS`.
  */
 export const WIDGET_LABELS = {
   dismiss: 'Dismiss',
-  like: 'Like',
-  dislike: 'Dislike',
-  /** The transcript's accessible name. */
-  transcript: 'Transcript',
   /** The error state's button that reads the configuration again (after a failure time may mend). */
   retry: 'Try again',
-  /** The button beside a visitor's message that did not reach the agent: sends it again (starting a conversation). */
-  send_again: 'Send again',
-  /** Voice call failures (PROTOCOL.md section 3, "Voice"), each told in the panel and, with its cause, in the console. */
-  microphone_denied: 'The microphone is blocked for this site.',
-  no_microphone: 'No microphone was found.',
-  microphone_lost: 'The microphone was disconnected.',
-  audio_blocked: 'The browser paused the sound. Click anywhere in the page to hear the agent.',
-  output_lost: 'The sound output was lost.',
   /** The panel while the conversation part of the script-tag build loads (a press before it did). */
   loading: 'Loading…',
   /** The panel when the conversation part could not be loaded (the cause is in the console); `retry` tries again. */

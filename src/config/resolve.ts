@@ -60,7 +60,8 @@ export interface ResolvedLabels {
 /**
  * The labels and terms of `config` in `language` (the conversation language, `chooseLanguage`).
  * @param attributeTexts the parsed `text-contents` attribute (`parseTextContents`): the first step of the precedence
+ * @param translation the widget's own labels in `language` (config/translations/ `loadTranslation`), once loaded
  */
-export function resolveLabels(config: WidgetConfig, language: string, attributeTexts: Partial<Labels>): ResolvedLabels {
-  return { texts: resolveTexts(config, language, attributeTexts), terms: termsFor(config, language) };
+export function resolveLabels(config: WidgetConfig, language: string, attributeTexts: Partial<Labels>, translation?: Partial<Labels>): ResolvedLabels {
+  return { texts: resolveTexts(config, language, attributeTexts, translation), terms: termsFor(config, language) };
 }

@@ -9,17 +9,19 @@ export function presetFor(config: WidgetConfig, language: string): LanguagePrese
 /**
  * Every label of `text_contents`, resolved with the precedence of PROTOCOL.md section 2:
  * the `text-contents` attribute → `language_presets[language].text_contents` → `text_contents` →
- * the legacy `*_text` field → the built-in default; and the widget's own labels (`WIDGET_LABELS`): the attribute →
- * the default. Inputs are already validated strings.
+ * the legacy `*_text` field → the built-in default; and the widget's own labels (`WIDGET_LABELS`, the panel's
+ * `PANEL_LABELS` where translated): the attribute → the translation into `language` → the English default. Inputs are
+ * already validated strings.
+ * @param translation the widget's own labels in `language` (config/translations/ `loadTranslation`), once loaded
  */
-export function resolveTexts(config: WidgetConfig, language: string, attributeTexts: Partial<Labels> = {}): Labels {
+export function resolveTexts(config: WidgetConfig, language: string, attributeTexts: Partial<Labels> = {}, translation?: Partial<Labels>): Labels {
   const preset = presetFor(config, language)?.text_contents ?? {};
   const legacy: Partial<TextContents> = {};
   for (const [field, key] of Object.entries(LEGACY_TEXT_FIELDS) as [keyof typeof LEGACY_TEXT_FIELDS, keyof TextContents][]) {
     const value = config[field];
     if (value !== undefined) legacy[key] = value;
   }
-  const texts = { ...WIDGET_LABELS, ...attributeTexts } as Labels;
+  const texts = { ...WIDGET_LABELS, ...translation, ...attributeTexts } as Labels;
   for (const key of TEXT_KEYS) {
     texts[key] = attributeTexts[key] ?? preset[key] ?? config.text_contents[key] ?? legacy[key] ?? DEFAULT_TEXTS[key];
   }

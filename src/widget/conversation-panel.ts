@@ -2,7 +2,7 @@ import { nothing, type CSSResult, type ReactiveController, type TemplateResult }
 import type { LitElement } from 'lit';
 import type { AttributeValues } from '../config/attributes.js';
 import { browserFamily } from '../audio/microphone.js';
-import { panelLabels } from '../config/call-labels.js';
+import { panelLabels } from '../config/panel-labels.js';
 import { offeredLanguages } from '../config/language.js';
 import { fillDynamicVariables, firstMessageFor } from '../config/texts.js';
 import type { ClientToolStore } from './client-tools.js';
@@ -18,7 +18,7 @@ import type { WidgetConfigValue } from './controllers/widget-config.js';
 import { panelFlags, type PanelFlags } from './panel-flags.js';
 import {
   audioOrb, banner, composer, conversationActions, conversationId, conversationStyles, deviceSheet, feedbackSheet, header, panel, termsDialog, transcript,
-  voiceControls, voiceProblem,
+  devicesToggle, voiceControls, voiceProblem,
 } from './parts/conversation.js';
 import type { ElementCallback } from './parts/element-ref.js';
 
@@ -201,6 +201,8 @@ export class ConversationPanel implements ReactiveController {
     const greeting = entries.length === 0 ? fillDynamicVariables(firstMessageFor(config, language), value.dynamicVariables) : '';
     const unavailable = flags.voiceAllowed ? voice.unavailable : null;
     const problem = voice.problem ?? (flags.active ? null : unavailable);
+    // The devices may be chosen before a call once the microphone is granted (their names are known only then).
+    const devicesBeforeCall = !flags.active && flags.voiceAllowed && !unavailable && voice.devices.granted;
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const rated = flags.ended && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
     const expanded = this.shell.expanded();
@@ -230,7 +232,7 @@ export class ConversationPanel implements ReactiveController {
             browser: browserFamily(navigator.userAgent), typeInstead: flags.textAllowed,
           })
         : nothing,
-      flags.call && voice.devices.open
+      (flags.call || devicesBeforeCall) && voice.devices.open
         ? deviceSheet({
             texts, microphones: voice.devices.microphones, speakers: voice.devices.speakers, chosen: voice.devices.chosen,
             onChoose: (kind, deviceId) => void voice.devices.choose(kind, deviceId), levelTarget: voice.levelTarget,
@@ -245,6 +247,7 @@ export class ConversationPanel implements ReactiveController {
       conversationActions({
         texts, active: flags.active, voice: flags.voiceAllowed && !unavailable, text: flags.textAllowed, ended: flags.ended, actionsRef: this.#actionsRef,
         retry: voice.mayRetry,
+        beforeCall: devicesBeforeCall ? devicesToggle({ texts, open: voice.devices.open, onToggle: () => voice.devices.toggle() }) : nothing,
         controls: flags.call
           ? voiceControls({
               config, texts, muted: voice.muted, textMode: voice.textMode, onMute: () => voice.toggleMute(), onTextMode: () => voice.toggleTextMode(),
@@ -291,6 +294,22 @@ export class ConversationPanel implements ReactiveController {
   async sendUserMessage(value: WidgetConfigValue, text: string): Promise<void> {
     if (!this.#conversation.active) await this.startConversation(value, 'text');
     this.#conversation.sendText(text);
+  }
+
+  /**
+   * The microphone or speaker of a voice call (`deviceId`, '' for the browser's default): the running call's, else the
+   * one the next call asks for (the site's kept choice, or a choice made since). The element's `microphoneId` / `speakerId`.
+   */
+  deviceId(kind: 'microphone' | 'speaker'): string {
+    return this.#voice.devices.current(kind);
+  }
+
+  /**
+   * Uses `deviceId` for `kind` (controllers/device-choice.ts `choose`): a running call moves there, else the next call
+   * asks for it. A device that cannot be used is told in the console, and nothing changes.
+   */
+  chooseDevice(kind: 'microphone' | 'speaker', deviceId: string): Promise<void> {
+    return this.#voice.devices.choose(kind, deviceId);
   }
 
   /**

@@ -8,7 +8,11 @@ import {
 } from '../config/attributes.js';
 import type { Labels } from '../config/types.js';
 import * as log from '../internal/console.js';
+import { preview } from '../internal/console.js';
 import type { ConversationPanel, PanelShell } from './conversation-panel.js';
+
+/** A voice call's device: its microphone or its speaker. */
+type DeviceKind = 'microphone' | 'speaker';
 import { ConversationLoaderController } from './controllers/conversation-loader.js';
 import { ThemeController } from './controllers/theme.js';
 import { WidgetConfigController } from './controllers/widget-config.js';
@@ -171,6 +175,8 @@ export class VoiceAgentWidget extends LitElement {
   /** Dismissed (`dismissible`) until the page reloads. */
   private dismissed = false;
 
+  /** The devices the page set (`microphoneId`, `speakerId`), handed to the conversation part once it has loaded. */
+  readonly #devices: Partial<Record<DeviceKind, string>> = {};
   /** The panel was opened from the launcher before the conversation part had loaded: its first control takes focus once it has. */
   #focusOnReady = false;
   /** The property values already reported as unusable, by attribute: each is told once, not on every update. */
@@ -280,8 +286,9 @@ export class VoiceAgentWidget extends LitElement {
   /** The visitor (or the page) shows intent to talk: the conversation part loads now, not at idle. */
   readonly #intent = (): void => void this.#loader.load().catch(() => {});
 
-  /** The conversation part has loaded: it takes focus when the visitor opened the panel. */
+  /** The conversation part has loaded: it takes the devices the page set, and focus when the visitor opened the panel. */
   #ready(panel: ConversationPanel): void {
+    for (const kind in this.#devices) void panel.chooseDevice(kind as DeviceKind, this.#devices[kind as DeviceKind]!);
     if (!this.#focusOnReady) return;
     this.#focusOnReady = false;
     // Unless the visitor has gone on elsewhere in the page meanwhile.
@@ -395,6 +402,41 @@ export class VoiceAgentWidget extends LitElement {
     const panel = this.#loader.panel;
     if (!panel) throw new Error('sendContextualUpdate: no conversation runs');
     panel.sendContextualUpdate(text);
+  }
+
+  /**
+   * The microphone of a voice call: a `deviceId` of `navigator.mediaDevices.enumerateDevices()` ('' for the browser's
+   * default), as the visitor chose it in the call's device sheet or the page set it. Setting it during a call moves
+   * capture there without ending the call; otherwise the next call asks for it (and, once a call was started, it is
+   * kept for the site). Reads '' (or what the page set) until the conversation part has loaded. A value that is not a
+   * string of at most 512 characters is told in the console and ignored; a device that cannot be used is told there
+   * too, and nothing changes. Each change is told with `voice-agent-device`.
+   */
+  get microphoneId(): string {
+    return this.#device('microphone');
+  }
+  set microphoneId(deviceId: string) {
+    this.#device('microphone', deviceId);
+  }
+
+  /**
+   * The speaker of a voice call (`setSinkId` on its output, where the engine has it; elsewhere '' and setting it does
+   * nothing): as `microphoneId`, a `deviceId` ('' for the default), moved to at once.
+   */
+  get speakerId(): string {
+    return this.#device('speaker');
+  }
+  set speakerId(deviceId: string) {
+    this.#device('speaker', deviceId);
+  }
+
+  /** Reads the device of `kind`, or (with `deviceId`) sets it: see `microphoneId`. */
+  #device(kind: DeviceKind, deviceId?: unknown): string {
+    const panel = this.#loader.panel;
+    if (deviceId === undefined) return panel?.deviceId(kind) ?? this.#devices[kind] ?? '';
+    if (typeof deviceId !== 'string' || deviceId.length > 512) log.warn(`${kind}Id must be a device id of at most 512 characters (got ${preview(deviceId)}); ignored.`);
+    else void ((this.#devices[kind] = deviceId), panel?.chooseDevice(kind, deviceId));
+    return '';
   }
 
   /**

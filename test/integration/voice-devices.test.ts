@@ -7,10 +7,11 @@
  * says so in a skip.
  */
 import { expect } from '@open-wc/testing';
-import { CALL_LABELS } from '../../src/config/call-labels.js';
+import { PANEL_LABELS } from '../../src/config/panel-labels.js';
 import type { VoiceAgentDeviceEvent } from '../../src/events/device.js';
 import { engine, until } from '../helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import { mountWidget, openPanel } from '../widget-helpers.js';
 import { endCall, live, openCall, part, startCall, watchEachCall } from './voice-helpers.js';
 
 const STORE_KEY = 'voice-agent-widget:devices';
@@ -54,16 +55,16 @@ describe('voice call devices', () => {
     this.timeout(20000);
     const { el } = await openCall('agent_minimal');
     const toggle = part(el, 'devices-button')!;
-    expect(toggle.getAttribute('aria-label')).to.equal(CALL_LABELS.devices);
+    expect(toggle.getAttribute('aria-label')).to.equal(PANEL_LABELS.devices);
     expect(toggle.getAttribute('aria-expanded')).to.equal('false');
     await openSheet(el);
     expect(toggle.getAttribute('aria-expanded')).to.equal('true');
     const inputs = await microphones();
-    expect(options(el, 'microphone')).to.deep.equal([['', CALL_LABELS.default_device], ...inputs.map((d, i) => [d.deviceId, d.label || `${CALL_LABELS.microphone} ${i + 1}`])]);
+    expect(options(el, 'microphone')).to.deep.equal([['', PANEL_LABELS.default_device], ...inputs.map((d, i) => [d.deviceId, d.label || `${PANEL_LABELS.microphone} ${i + 1}`])]);
     const outputs = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'audiooutput' && d.deviceId && d.deviceId !== 'default');
     if ('setSinkId' in HTMLMediaElement.prototype) expect(options(el, 'speaker').map(([id]) => id)).to.deep.equal(['', ...outputs.map((d) => d.deviceId)]);
     else expect(part(el, 'speaker-select'), 'no speaker list where the engine cannot choose one').to.equal(null);
-    expect(part(el, 'device-sheet')!.getAttribute('aria-label')).to.equal(CALL_LABELS.devices);
+    expect(part(el, 'device-sheet')!.getAttribute('aria-label')).to.equal(PANEL_LABELS.devices);
     await expect(el).to.be.accessible();
     toggle.click();
     await until(() => !part(el, 'device-sheet'), 'the sheet closed');
@@ -136,6 +137,65 @@ describe('voice call devices', () => {
       await endCall(el);
     } finally {
       HTMLMediaElement.prototype.setSinkId = setSinkId;
+    }
+  });
+
+  itUnless(ONE_MICROPHONE)('host API: microphoneId set by the page mid-call moves capture and reflects it; set before a call, the next call asks for it', async function () {
+    this.timeout(30000);
+    const inputs = await microphones();
+    const el = await mountWidget('agent_minimal');
+    // Set before the conversation part has loaded: held, then handed to it.
+    el.microphoneId = inputs[1].deviceId;
+    expect(el.microphoneId).to.equal(inputs[1].deviceId);
+    await openPanel(el);
+    expect(el.microphoneId, 'reflected by the conversation part').to.equal(inputs[1].deviceId);
+    expect(localStorage.getItem(STORE_KEY), 'nothing kept before a call was started').to.equal(null);
+    await startCall(el);
+    expect(watch.tracks().at(-1)!.getSettings().deviceId, 'the call starts on it').to.equal(inputs[1].deviceId);
+    expect(JSON.parse(localStorage.getItem(STORE_KEY)!).microphone, 'kept once a call started').to.equal(inputs[1].deviceId);
+    // Mid-call: capture moves, the call goes on, the event tells it.
+    const told: VoiceAgentDeviceEvent['detail'][] = [];
+    el.addEventListener('voice-agent-device', (event) => told.push(event.detail));
+    el.microphoneId = inputs[0].deviceId;
+    await until(() => told.length === 1, 'the change told');
+    expect(told[0]).to.include({ kind: 'microphone', deviceId: inputs[0].deviceId });
+    expect(watch.tracks().at(-1)!.getSettings().deviceId).to.equal(inputs[0].deviceId);
+    expect(el.microphoneId).to.equal(inputs[0].deviceId);
+    expect(live(el)).to.equal(true);
+    await endCall(el);
+  });
+
+  itUnless(NO_SINK)('host API: speakerId routes the output at once (setSinkId), before and during a call; a bad value is told and ignored', async function () {
+    this.timeout(20000);
+    const { setSinkId } = HTMLMediaElement.prototype;
+    const sinks: string[] = [];
+    HTMLMediaElement.prototype.setSinkId = function (this: HTMLMediaElement, id: string) {
+      sinks.push(id);
+      return setSinkId.call(this, id);
+    };
+    const warned: string[] = [];
+    const { warn } = console;
+    console.warn = (...args: unknown[]) => void warned.push(args.join(' '));
+    try {
+      const outputs = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'audiooutput' && d.deviceId && d.deviceId !== 'default');
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      el.speakerId = outputs[1].deviceId;
+      await until(() => sinks.length === 1, 'routed before the call');
+      expect(sinks).to.deep.equal([outputs[1].deviceId]);
+      expect(el.speakerId).to.equal(outputs[1].deviceId);
+      await startCall(el);
+      expect(sinks, 'the call plays there, not routed again').to.deep.equal([outputs[1].deviceId]);
+      el.speakerId = outputs[0].deviceId;
+      await until(() => sinks.length === 2, 'routed during the call');
+      expect(el.speakerId).to.equal(outputs[0].deviceId);
+      (el as unknown as { speakerId: unknown }).speakerId = 42;
+      expect(warned.some((line) => line.includes('speakerId must be a device id')), warned.join('\n')).to.equal(true);
+      expect(el.speakerId).to.equal(outputs[0].deviceId);
+      await endCall(el);
+    } finally {
+      HTMLMediaElement.prototype.setSinkId = setSinkId;
+      console.warn = warn;
     }
   });
 

@@ -7,7 +7,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
-import { CALL_LABELS } from '../../src/config/call-labels.js';
+import { PANEL_LABELS } from '../../src/config/panel-labels.js';
 import { WIDGET_LABELS } from '../../src/config/defaults.js';
 import { captureConsole, until } from '../helpers.js';
 import { $, mountWidget, openPanel } from '../widget-helpers.js';
@@ -25,9 +25,9 @@ describe('voice call failures', () => {
   // The way forward each refusal gets in this engine: how to allow the microphone in this browser (a refusal), and text.
   const family = / Firefox\//.test(navigator.userAgent) ? 'firefox' : /Chrome\//.test(navigator.userAgent) ? 'chromium' : 'safari';
   const refusals = [
-    { name: 'NotAllowedError', shown: `${WIDGET_LABELS.microphone_denied} ${CALL_LABELS[`allow_microphone_${family}`]} ${CALL_LABELS.type_instead}`, words: 'the visitor denied the microphone' },
-    { name: 'NotFoundError', shown: `${WIDGET_LABELS.no_microphone} ${CALL_LABELS.type_instead}`, words: 'no microphone could be opened' },
-    { name: 'NotReadableError', shown: `${CALL_LABELS.microphone_in_use} ${CALL_LABELS.type_instead}`, words: 'the microphone is in use by another application' },
+    { name: 'NotAllowedError', shown: `${PANEL_LABELS.microphone_denied} ${PANEL_LABELS[`allow_microphone_${family}`]} ${PANEL_LABELS.type_instead}`, words: 'the visitor denied the microphone' },
+    { name: 'NotFoundError', shown: `${PANEL_LABELS.no_microphone} ${PANEL_LABELS.type_instead}`, words: 'no microphone could be opened' },
+    { name: 'NotReadableError', shown: `${PANEL_LABELS.microphone_in_use} ${PANEL_LABELS.type_instead}`, words: 'the microphone is in use by another application' },
   ] as const;
   for (const { name, shown, words } of refusals) {
     it(`getUserMedia rejecting with ${name}: its words and way forward shown, the cause in the console, no socket, the chat still offered, the call button tries again`, async () => {
@@ -97,7 +97,7 @@ describe('voice call failures', () => {
         await openPanel(el);
         await until(() => problem(el), 'the problem shown');
       });
-      expect(problem(el)!.textContent!.trim()).to.equal(`${CALL_LABELS.microphone_blocked_page} ${CALL_LABELS.type_instead}`);
+      expect(problem(el)!.textContent!.trim()).to.equal(`${PANEL_LABELS.microphone_blocked_page} ${PANEL_LABELS.type_instead}`);
       expect(part(el, 'start-call-button'), 'no call button').to.equal(null);
       expect(part(el, 'start-button')!.textContent!.trim(), 'the chat offered').to.equal(LABEL.startChat);
       expect(errors).to.have.length(1);
@@ -119,7 +119,7 @@ describe('voice call failures', () => {
       await until(() => watch.tracks().length === 2, 'a new microphone track');
       await until(() => notices(el).length === 1, 'the notice');
     });
-    expect(notices(el)).to.deep.equal([CALL_LABELS.microphone_default]);
+    expect(notices(el)).to.deep.equal([PANEL_LABELS.microphone_default]);
     expect(warnings.some((w) => w.includes('capture moved to the default microphone')), warnings.join('\n')).to.equal(true);
     expect(watch.tracks()[1].readyState).to.equal('live');
     expect(live(el), 'the call goes on').to.equal(true);
@@ -145,9 +145,9 @@ describe('voice call failures', () => {
     expect(errors).to.have.length(1);
     expect(errors[0]).to.include('the microphone went away during the call');
     await el.updateComplete;
-    expect(notices(el)).to.deep.equal([WIDGET_LABELS.microphone_lost]);
+    expect(notices(el)).to.deep.equal([PANEL_LABELS.microphone_lost]);
     expect(problem(el), 'told once: the transcript notice, no second alert').to.equal(null);
-    expect(part(el, 'voice-help')?.textContent?.trim(), 'its way forward beside it').to.equal(CALL_LABELS.type_instead);
+    expect(part(el, 'voice-help')?.textContent?.trim(), 'its way forward beside it').to.equal(PANEL_LABELS.type_instead);
     expect(statusText(el), 'not stuck in a call status').to.equal('');
     expect(callButtonText(el)).to.equal(LABEL.newCall);
     await watch.released();
@@ -166,7 +166,7 @@ describe('voice call failures', () => {
     expect(errors).to.have.length(1);
     await el.updateComplete;
     expect(problem(el)!.getAttribute('role')).to.equal('alert');
-    expect(problem(el)!.textContent!.trim()).to.equal(`${WIDGET_LABELS.microphone_lost} ${CALL_LABELS.type_instead}`);
+    expect(problem(el)!.textContent!.trim()).to.equal(`${PANEL_LABELS.microphone_lost} ${PANEL_LABELS.type_instead}`);
     await watch.released();
   });
 
@@ -179,7 +179,7 @@ describe('voice call failures', () => {
       watch.contexts.find((c) => c.state === 'running')!.dispatchEvent(new Event('error'));
       await until(() => problem(el), 'the problem shown');
     });
-    expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.output_lost);
+    expect(problem(el)!.textContent!.trim()).to.equal(PANEL_LABELS.output_lost);
     expect(errors).to.have.length(1);
     expect(errors[0]).to.include('the sound output failed or went away');
     expect(live(el), 'the call goes on (the output may come back)').to.equal(true);
@@ -205,7 +205,7 @@ describe('voice call failures', () => {
         await startCall(el);
         await until(() => problem(el), 'the problem shown');
       });
-      expect(problem(el)!.textContent!.trim()).to.equal(WIDGET_LABELS.audio_blocked);
+      expect(problem(el)!.textContent!.trim()).to.equal(PANEL_LABELS.audio_blocked);
       expect(errors).to.have.length(1);
       expect(errors[0]).to.include('autoplay policy').and.include('NotAllowedError');
       expect(live(el), 'the call goes on').to.equal(true);

@@ -21,7 +21,7 @@ const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link r
 const framing = (src, allow) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A CMS</title></head>
 <body><h1>A CMS page</h1><iframe src="${src}" ${allow ? `allow="${allow}"` : ''} width="500" height="720"></iframe></body></html>`;
 
-// The words the visitor reads (src/config/call-labels.ts, src/config/defaults.ts).
+// The words the visitor reads (src/config/panel-labels.ts, src/config/defaults.ts).
 const WORDS = {
   blockedPage: 'This page does not allow the microphone.',
   blockedFrame: 'The microphone is not allowed where this widget is embedded.',

@@ -2,7 +2,8 @@
 // interruption of the agent's speech, and a user turn with a reply when the user stops speaking.
 
 import { speechTranscript, voiceReply } from '../script.mjs';
-import { decodePcm16, decodeUlaw } from '../speech.mjs';
+import { INPUT_LEVEL_MAX, INPUT_LEVEL_TAIL_MS, inputLevelsOf } from '../records.mjs';
+import { decodePcm16, decodeUlaw, rms, toDbfs } from '../speech.mjs';
 import { addTranscript, secondsInCall, send } from './session.mjs';
 
 /** @typedef {import('./session.mjs').Session} Session */
@@ -22,6 +23,7 @@ export function createListening({ log }, queueReply) {
   function onSpeechStart(session) {
     const playback = session.playback;
     const audible = playback !== null && !playback.cancelled && (!playback.sentAll || Date.now() < playback.endsAtMs);
+    if (session.record) inputLevelsOf(session.record).speech.push({ ms: Date.now(), interrupted: audible ? playback.eventId : null });
     const waiting = [...session.pendingAudio];
     if (!audible && waiting.length === 0) return;
     session.audioCutoff = Math.max(session.audioCutoff, audible ? playback.eventId : 0, ...waiting);
@@ -70,6 +72,15 @@ export function createListening({ log }, queueReply) {
       }
       if (data.length % 2 === 1) session.audioCarry = Buffer.from(data.subarray(data.length - 1));
       samples = decodePcm16(data);
+    }
+    // For the echo rig (records.mjs, inputLevelsOf): the level of what the microphone sent while the agent spoke.
+    if (session.record) {
+      const { agent, chunks } = inputLevelsOf(session.record);
+      const spoken = agent.at(-1);
+      const now = Date.now();
+      if (spoken && now < Math.min(spoken.ends_at_ms, spoken.cancelled_ms ?? Infinity) + INPUT_LEVEL_TAIL_MS && chunks.length < INPUT_LEVEL_MAX) {
+        chunks.push({ ms: now, dbfs: Math.round(toDbfs(rms(samples)) * 10) / 10, event_id: spoken.event_id });
+      }
     }
     for (const event of session.vad.push(samples)) {
       if (session.ended) return;

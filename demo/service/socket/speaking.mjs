@@ -2,6 +2,7 @@
 // real time, one turn after the other.
 
 import { chunk, encodeAudio, parseAudioFormat } from '../speech.mjs';
+import { inputLevelsOf } from '../records.mjs';
 import { later, send } from './session.mjs';
 
 /**
@@ -96,6 +97,7 @@ export function createSpeaking({ synthesize, audioSpeed, log }) {
         cancelled: false,
         cancel() {
           playback.cancelled = true;
+          spoken.cancelled_ms = Date.now();
           if (timer !== undefined) {
             clearTimeout(timer);
             session.timers.delete(timer);
@@ -105,6 +107,9 @@ export function createSpeaking({ synthesize, audioSpeed, log }) {
         },
       };
       session.playback = playback;
+      // For the echo rig (records.mjs, inputLevelsOf): when this turn was audible.
+      const spoken = { event_id: eventId, started_ms: startedMs, ends_at_ms: startedMs + durationMs, cancelled_ms: /** @type {number|null} */ (null) };
+      inputLevelsOf(record).agent.push(spoken);
       let index = 0;
       const step = () => {
         timer = undefined;

@@ -47,26 +47,61 @@ export class DeviceChoiceController implements ReactiveController {
   speakers: DeviceChoice[] = [];
   /** What the call uses now ('' for the default). */
   readonly chosen: ChosenDevices = { microphone: '', speaker: '' };
+  /**
+   * The sheet may open before a call: the microphone is granted to this site (the Permissions API says so) or a call
+   * started here; before that the browser gives the devices no names.
+   */
+  granted = false;
+  /** Chosen while no call runs (in the sheet, or by the page): the next call starts with it, and keeps it for the site. */
+  #next: Partial<ChosenDevices> = {};
+  #started = false;
+  /** The microphone's permission, watched for a change while the host is connected. */
+  #permission: PermissionStatus | null = null;
   readonly #refresh = (): void => void this.#read();
+  readonly #permissionChange = (): void => {
+    this.granted = this.#started || this.#permission?.state === 'granted';
+    this.host.requestUpdate();
+  };
 
   /**
-   * @param apply moves the call to a device ('' for the default): resolves true when it did, false (or rejects) when
-   * the device could not be used, and the call stays where it was
+   * @param apply moves the call (or, with none running, the output) to a device ('' for the default): resolves true
+   * when it did or when the device is for the next call, false (or rejects) when it could not be used, and nothing moved
+   * @param calling whether a call runs now
    */
   constructor(
     private readonly host: ReactiveElement,
     private readonly apply: (kind: keyof ChosenDevices, deviceId: string) => Promise<boolean>,
+    private readonly calling: () => boolean,
   ) {
     host.addController(this);
   }
 
-  hostDisconnected(): void {
-    this.close();
+  hostConnected(): void {
+    navigator.permissions?.query({ name: 'microphone' as PermissionName }).then((status) => {
+      if (!this.host.isConnected || this.#permission) return;
+      this.#permission = status;
+      status.addEventListener('change', this.#permissionChange);
+      this.#permissionChange();
+    }, () => {});
   }
 
-  /** The choice kept for the site, for a call that starts: its devices are used where they are still there. */
+  hostDisconnected(): void {
+    this.close();
+    this.#permission?.removeEventListener('change', this.#permissionChange);
+    this.#permission = null;
+  }
+
+  /**
+   * What a call that starts asks for: the choice kept for the site, under what was chosen since with no call running.
+   * Its devices are used where they are still there.
+   */
   get saved(): ChosenDevices {
-    return savedChoice();
+    return { ...savedChoice(), ...this.#next };
+  }
+
+  /** The device of `kind` in use ('' for the default): the call's while one runs, else the one the next call asks for. */
+  current(kind: keyof ChosenDevices): string {
+    return this.calling() ? this.chosen[kind] : this.saved[kind];
   }
 
   /** Opens the sheet (reading the lists) or closes it. */
@@ -85,31 +120,47 @@ export class DeviceChoiceController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** The call uses these devices ('' for the default), not chosen in the sheet (restored at its start): shown as chosen. */
+  /**
+   * A call starts on these devices ('' for the default), not chosen in the sheet (restored at its start): shown as
+   * chosen. What was chosen before it is kept for the site now that a call was started.
+   */
   using(devices: Partial<ChosenDevices>): void {
+    this.granted = this.#started = true;
     Object.assign(this.chosen, devices);
+    if (Object.keys(this.#next).length) this.#keep(this.saved);
+    this.#next = {};
   }
 
   /**
-   * The visitor chose `deviceId` for `kind` ('' for the default): the call moves there, then the choice is kept for the
-   * site and told (`voice-agent-device`). A device that cannot be used is told in the console, and nothing changes.
+   * The visitor (the sheet) or the page (`microphoneId`, `speakerId`) chose `deviceId` for `kind` ('' for the default):
+   * a call that runs moves there and the choice is kept for the site; with none running, the next call asks for it
+   * (and a speaker is routed at once where the engine can). Told with `voice-agent-device`. A device that cannot be
+   * used is told in the console, and nothing changes.
    */
   async choose(kind: keyof ChosenDevices, deviceId: string): Promise<void> {
-    if (this.chosen[kind] === deviceId) return;
+    if (this.current(kind) === deviceId) return;
+    const calling = this.calling();
     const moved = await this.apply(kind, deviceId).catch(() => false);
     const label = (kind === 'microphone' ? this.microphones : this.speakers).find((d) => d.deviceId === deviceId)?.label ?? '';
     if (!moved) {
-      log.warn(`voice call: the ${kind} "${label || deviceId}" could not be used; the call stays on the one it had.`);
+      log.warn(`voice call: the ${kind} "${label || deviceId}" could not be used; the ${calling ? 'call stays on' : 'next call asks for'} the one it had.`);
       return this.host.requestUpdate();
     }
-    this.chosen[kind] = deviceId;
-    try {
-      if (storageAllowed()) localStorage.setItem(STORE_KEY, JSON.stringify(this.chosen));
-    } catch {
-      // Storage refused: the choice holds for this call only.
-    }
+    if (calling) {
+      this.chosen[kind] = deviceId;
+      this.#keep(this.chosen);
+    } else this.#next[kind] = deviceId;
     this.host.requestUpdate();
     this.host.dispatchEvent(new VoiceAgentDeviceEvent({ kind, deviceId, label }));
+  }
+
+  /** Keeps `devices` for the site (localStorage), unless the page turned storage off or the browser refuses it. */
+  #keep(devices: ChosenDevices): void {
+    try {
+      if (storageAllowed()) localStorage.setItem(STORE_KEY, JSON.stringify(devices));
+    } catch {
+      // Storage refused: the choice holds for this page only.
+    }
   }
 
   async #read(): Promise<void> {

@@ -28,7 +28,7 @@ const RETRY: ReadonlySet<NoticeKind> = new Set(['microphone_denied', 'no_microph
 /** The calls on this page: only one holds the microphone; a new call ends the others. */
 const calls = new Set<VoiceController>();
 
-/** A failure's notice (its label: `WIDGET_LABELS` or `CALL_LABELS`), its `voice-agent-error` code and the console's words for it. */
+/** A failure's notice (its label: `WIDGET_LABELS` or `PANEL_LABELS`), its `voice-agent-error` code and the console's words for it. */
 const FAILURE: Record<AudioErrorKind | 'lost', [NoticeKind, VoiceAgentErrorCode, string]> = {
   denied: ['microphone_denied', 'microphone-denied', "the visitor denied the microphone (now or before: this site's settings in the browser can allow it)"],
   'blocked-page': [
@@ -128,8 +128,10 @@ export class VoiceController implements ReactiveController {
         host.requestUpdate();
       },
     });
+    // With no call running, a microphone is for the next call; the output (kept from call to call) moves at once.
     this.devices = new DeviceChoiceController(host, (kind, deviceId) =>
-      kind === 'microphone' ? this.#audio.useMicrophone(deviceId) : this.#output.setSinkId(deviceId).then(() => true));
+      kind === 'speaker' ? this.#output.setSinkId(deviceId).then(() => true) : this.state === 'off' ? Promise.resolve(true) : this.#audio.useMicrophone(deviceId),
+    () => this.state !== 'off');
   }
 
   hostDisconnected(): void {

@@ -99,6 +99,8 @@ export class WidgetConfigController implements ReactiveController {
   readonly #resolved = memo((raw: unknown, ...values: (string | null | undefined)[]) =>
     resolveConfig(raw, Object.fromEntries(LAYERED_ATTRIBUTES.map((name, i) => [name, values[i]])), location.href, log.warn));
   readonly #labels = memo(resolveLabels);
+  /** The languages whose translation was asked for: its labels once loaded (`#translation`). */
+  readonly #translations = new Map<string, Partial<Labels> | undefined>();
   readonly #dynamicVariables = memo(parseDynamicVariables);
   readonly #textContents = memo(parseTextContents);
 
@@ -130,8 +132,26 @@ export class WidgetConfigController implements ReactiveController {
     // Chosen again at each read, outside the memoised steps: the rule is stable (the same inputs give the same language).
     const language = (this.#language = chooseLanguage(config, attribute, this.#languageAttribute, this.#language, navigator.languages));
     this.#languageAttribute = attribute;
-    const labels = this.#labels(config, language, this.#textContents(args.textContents));
+    const labels = this.#labels(config, language, this.#textContents(args.textContents), this.#translation(language));
     return { ...resolved, ...labels, language, dynamicVariables: this.#dynamicVariables(args.dynamicVariables), endpoint: this.#endpoint! };
+  }
+
+  /**
+   * The widget's own labels in `language` once loaded (config/translations/), else undefined: the first ask loads them,
+   * and their arrival renders the element again. English and languages with none have nothing to load.
+   */
+  #translation(language: string): Partial<Labels> | undefined {
+    const { host } = this;
+    const translations = this.#translations;
+    if (!translations.has(language)) {
+      translations.set(language, undefined);
+      if (!language.startsWith('en')) {
+        void import('../../config/translations/index.js').then((module) => module.loadTranslation(language)).then((labels) => {
+          if (labels) translations.set(language, labels), host.requestUpdate();
+        }, (error) => log.warn(`The labels in ${language} could not be loaded (${error}); they stay in English.`));
+      }
+    }
+    return translations.get(language);
   }
 
   /** Every label: the resolved ones, or before the configuration is read the defaults under the `text-contents` attribute. */

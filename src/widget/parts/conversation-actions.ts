@@ -20,6 +20,8 @@ export interface ConversationActionsOptions {
   retry: boolean;
   /** The voice call's controls (mute, voice / text), shown beside the end button. */
   controls: unknown;
+  /** What goes before the call button while no conversation runs (the device sheet's toggle), or `nothing`. */
+  beforeCall: unknown;
   onStartCall: () => void;
   onStart: () => void;
   onEnd: () => void;
@@ -33,11 +35,11 @@ export interface ConversationActionsOptions {
  * the end button (`part="end-button"`, `end_call`). After a call failed for its microphone the call button says `retry`:
  * it asks for the microphone anew.
  */
-export function conversationActions({ texts, active, voice, text, ended, retry, controls, onStartCall, onStart, onEnd, actionsRef }: ConversationActionsOptions): TemplateResult {
+export function conversationActions({ texts, active, voice, text, ended, retry, controls, beforeCall, onStartCall, onStart, onEnd, actionsRef }: ConversationActionsOptions): TemplateResult {
   return html`<div class="actions" ${elementRef(actionsRef)}>
     ${active
       ? html`${controls}<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
-      : html`${voice ? html`<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${retry ? texts.retry : ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
+      : html`${voice ? html`${beforeCall}<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${retry ? texts.retry : ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
           ? html`<button part="button start-button" class="primary start" type="button" @click=${onStart}>${texts.start_chat}</button>`
           : nothing}`}
   </div>`;

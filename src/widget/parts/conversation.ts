@@ -24,7 +24,7 @@ export { conversationId, header } from './header.js';
 export { panel } from './panel.js';
 export { termsDialog } from './terms-dialog.js';
 export { transcript } from './transcript.js';
-export { voiceControls, voiceProblem } from './voice-controls.js';
+export { devicesToggle, voiceControls, voiceProblem } from './voice-controls.js';
 
 /** The conversation's parts' styles, in cascade order (after the shared and the launcher's styles). */
 export const conversationStyles = [

@@ -1,6 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { DeviceChoice } from '../../audio/devices.js';
-import type { PanelLabels } from '../../config/call-labels.js';
+import type { PanelLabels } from '../../config/panel-labels.js';
 import type { ChosenDevices } from '../controllers/device-choice.js';
 import { elementRef, type ElementCallback } from './element-ref.js';
 import { microphoneIcon } from './voice-controls.js';

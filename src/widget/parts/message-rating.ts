@@ -1,5 +1,5 @@
 import { html, type TemplateResult } from 'lit';
-import type { Labels } from '../../config/types.js';
+import type { PanelLabels } from '../../config/panel-labels.js';
 import type { TranscriptEntry } from '../controllers/conversation.js';
 
 /** A like or a dislike of one agent message (PROTOCOL.md section 4, `feedback`). */
@@ -9,7 +9,7 @@ export type MessageScore = 'like' | 'dislike';
 export interface MessageRatingOptions {
   /** The agent message rated (its `score` once sent). */
   entry: TranscriptEntry;
-  texts: Labels;
+  texts: PanelLabels;
   onRate: (entry: TranscriptEntry, score: MessageScore) => void;
 }
 

@@ -1,6 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { stripAudioTags } from '../../config/texts.js';
-import type { PanelLabels } from '../../config/call-labels.js';
+import type { PanelLabels } from '../../config/panel-labels.js';
 import type { Labels } from '../../config/types.js';
 import type { LinkPolicy } from '../../config/link-policy.js';
 import { IncrementalMarkdown } from '../../markdown/incremental.js';

@@ -3,7 +3,7 @@ import { Directive, directive } from 'lit/directive.js';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { stripAudioTags } from '../../config/texts.js';
-import type { PanelLabels } from '../../config/call-labels.js';
+import type { PanelLabels } from '../../config/panel-labels.js';
 import type { LinkPolicy } from '../../config/link-policy.js';
 import type { TranscriptEntry } from '../controllers/conversation.js';
 import { elementRef, type ElementCallback } from './element-ref.js';

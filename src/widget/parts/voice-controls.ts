@@ -1,5 +1,5 @@
 import { css, html, nothing, svg, type TemplateResult } from 'lit';
-import type { PanelLabels } from '../../config/call-labels.js';
+import type { PanelLabels } from '../../config/panel-labels.js';
 import type { WidgetConfig } from '../../config/types.js';
 import type { NoticeKind } from '../controllers/conversation.js';
 import { noticeText } from './message.js';
@@ -36,11 +36,19 @@ export function voiceControls({ config, texts, muted, textMode, onMute, onTextMo
     ? html`<button part="button mute-button" class="icon mute" type="button" aria-label=${texts.mute_microphone} aria-pressed=${muted ? 'true' : 'false'} ?disabled=${textMode} @click=${onMute}>
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">${microphoneIcon}${muted ? svg`<path d="M4 4l16 16"></path>` : nothing}</svg>
       </button>`
-    : nothing}<button part="button devices-button" class="icon devices-toggle" type="button" aria-label=${texts.devices} aria-expanded=${devicesOpen ? 'true' : 'false'} aria-controls="devices" @click=${onDevices}>
-      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 7h10M18 7h2M4 17h2M10 17h10"></path><circle cx="16" cy="7" r="2"></circle><circle cx="8" cy="17" r="2"></circle></svg>
-    </button>${config.conversation_mode_toggle_enabled
+    : nothing}${devicesToggle({ texts, open: devicesOpen, onToggle: onDevices })}${config.conversation_mode_toggle_enabled
     ? html`<button part="button mode-button" class="secondary" type="button" @click=${onTextMode}>${textMode ? texts.voice_mode : texts.text_mode}</button>`
     : nothing}`;
+}
+
+/**
+ * The device sheet's toggle (`part="devices-button"`, named `devices`, `aria-expanded`, issue 19): in a call's controls,
+ * and before a call beside the call button once the microphone is granted.
+ */
+export function devicesToggle({ texts, open, onToggle }: { texts: PanelLabels; open: boolean; onToggle: () => void }): TemplateResult {
+  return html`<button part="button devices-button" class="icon devices-toggle" type="button" aria-label=${texts.devices} aria-expanded=${open ? 'true' : 'false'} aria-controls="devices" @click=${onToggle}>
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 7h10M18 7h2M4 17h2M10 17h10"></path><circle cx="16" cy="7" r="2"></circle><circle cx="8" cy="17" r="2"></circle></svg>
+  </button>`;
 }
 
 /** Options of `voiceProblem`. */

@@ -3,7 +3,7 @@
 import { expect, fixture } from '@open-wc/testing';
 import { html, render } from 'lit';
 import { DEFAULT_TEXTS, WIDGET_LABELS } from '../../../src/config/defaults.js';
-import { CALL_LABELS, type PanelLabels } from '../../../src/config/call-labels.js';
+import { PANEL_LABELS, type PanelLabels } from '../../../src/config/panel-labels.js';
 import { mutatedNodes } from '../../helpers.js';
 import type { LinkPolicy } from '../../../src/config/link-policy.js';
 import type { TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
@@ -40,7 +40,7 @@ function conversation(): { entries: TranscriptEntry[]; streaming: TranscriptEntr
 /** Labels that count which of them are read. */
 function countedLabels(): { texts: PanelLabels; read: Set<string> } {
   const read = new Set<string>();
-  const texts = new Proxy({ ...CALL_LABELS, ...DEFAULT_TEXTS, ...WIDGET_LABELS } as PanelLabels, {
+  const texts = new Proxy({ ...PANEL_LABELS, ...DEFAULT_TEXTS, ...WIDGET_LABELS } as PanelLabels, {
     get(target, key, receiver) {
       if (typeof key === 'string') read.add(key);
       return Reflect.get(target, key, receiver);
