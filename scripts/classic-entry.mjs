@@ -39,8 +39,8 @@ export function classicEntry(entryFileName) {
       /** @type {Map<string, string>} old file name -> new */
       const renamed = new Map(chunks.map((chunk) => [chunk.fileName, `voice-agent-widget-${chunk.name}-${key}.js`]));
       const rename = (specifier) => (specifier.startsWith('./') && renamed.get(specifier.slice(2)) ? `./${renamed.get(specifier.slice(2))}` : specifier);
-      // The chunks the entry loads with import(), by chunk name (`conversation-panel`), for its preload at idle.
-      const lazy = Object.fromEntries(chunks.filter((chunk) => entry.dynamicImports.includes(chunk.fileName)).map((chunk) => [chunk.name, rename(`./${chunk.fileName}`)]));
+      // The chunks the entry preloads at idle (`PRELOADED`), by chunk name, among those it loads with import().
+      const lazy = Object.fromEntries(chunks.filter((chunk) => PRELOADED.includes(chunk.name) && entry.dynamicImports.includes(chunk.fileName)).map((chunk) => [chunk.name, rename(`./${chunk.fileName}`)]));
       entry.code = classicScript(entry.code, shared, rename, lazy, (message) => this.error(`classic-entry: ${entryFileName}: ${message}`));
       for (const chunk of chunks) {
         const code = importsFromGlobal(chunk.code, `./${entryFileName}`, shared, rename, (message) => this.error(`classic-entry: ${chunk.fileName}: ${message}`));
@@ -57,6 +57,7 @@ export function classicEntry(entryFileName) {
  * that declares `${CHUNKS}`, the URL of each chunk in `lazy` (chunk name → `./file`) beside the script.
  */
 function classicScript(code, shared, rename, lazy, fail) {
+  for (const own of [BASE, TRIES]) if (code.includes(own)) fail(`the code uses ${own}, a name the wrapper declares`);
   const ast = parseAst(code);
   const out = new MagicString(code);
   for (const node of ast.body) {
@@ -112,12 +113,17 @@ function importsFromGlobal(code, entrySpecifier, shared, rename, fail) {
   return out.toString();
 }
 
-/** The script's own URL, read as it starts (`document.currentScript` is null later). */
-const BASE = '__voiceAgentWidgetBase';
-/** How many times the entry's import() ran (each retry gets a URL of its own). */
-const TRIES = '__voiceAgentWidgetTries';
+/**
+ * The script's own URL, read as it starts (`document.currentScript` is null later). Short, as each import() repeats it;
+ * local to the wrapper, and checked against the minified code's own names (`classicScript`).
+ */
+const BASE = '$vawB';
+/** How many times the entry's import() ran (each retry gets a URL of its own); short and checked as `BASE`. */
+const TRIES = '$vawT';
 /** The lazy chunks' URLs by chunk name (src/widget/controllers/conversation-loader.ts preloads the conversation's). */
 const CHUNKS = '__voiceAgentWidgetChunks';
+/** The chunks whose URL the entry knows by name, to preload at idle: the conversation's (not the labels' of a language). */
+const PRELOADED = ['conversation-panel'];
 
 /** Every `import()` in a program. */
 function importExpressions(node, found = []) {

@@ -434,8 +434,8 @@ export class VoiceAgentWidget extends LitElement {
   #device(kind: DeviceKind, deviceId?: unknown): string {
     const panel = this.#loader.panel;
     if (deviceId === undefined) return panel?.deviceId(kind) ?? this.#devices[kind] ?? '';
-    if (typeof deviceId !== 'string' || deviceId.length > 512) log.warn(`${kind}Id must be a device id of at most 512 characters (got ${preview(deviceId)}); ignored.`);
-    else void ((this.#devices[kind] = deviceId), panel?.chooseDevice(kind, deviceId));
+    if (typeof deviceId === 'string' && deviceId.length <= 512) void panel?.chooseDevice(kind, (this.#devices[kind] = deviceId));
+    else log.warn(`${kind}Id must be a device id of at most 512 characters (got ${preview(deviceId)}); ignored.`);
     return '';
   }
 

@@ -187,8 +187,8 @@ describe('voice call devices', () => {
       await startCall(el);
       expect(sinks, 'the call plays there, not routed again').to.deep.equal([outputs[1].deviceId]);
       el.speakerId = outputs[0].deviceId;
-      await until(() => sinks.length === 2, 'routed during the call');
-      expect(el.speakerId).to.equal(outputs[0].deviceId);
+      await until(() => el.speakerId === outputs[0].deviceId, 'moved during the call, and reflected');
+      expect(sinks).to.deep.equal([outputs[1].deviceId, outputs[0].deviceId]);
       (el as unknown as { speakerId: unknown }).speakerId = 42;
       expect(warned.some((line) => line.includes('speakerId must be a device id')), warned.join('\n')).to.equal(true);
       expect(el.speakerId).to.equal(outputs[0].deviceId);
@@ -197,6 +197,26 @@ describe('voice call devices', () => {
       HTMLMediaElement.prototype.setSinkId = setSinkId;
       console.warn = warn;
     }
+  });
+
+  itUnless(ONE_MICROPHONE)('before a call, once the microphone is granted: the sheet beside the call button, its microphone taken by the next call', async function () {
+    this.timeout(30000);
+    const inputs = await microphones();
+    const { el } = await openCall('agent_minimal');
+    await endCall(el);
+    await until(() => part(el, 'start-call-button'), 'the call button back');
+    const toggle = part(el, 'devices-button');
+    expect(toggle, 'the devices toggle before a call').to.exist;
+    expect(toggle!.nextElementSibling).to.equal(part(el, 'start-call-button'));
+    await openSheet(el);
+    await expect(el).to.be.accessible();
+    choose(el, 'microphone', inputs[1].deviceId);
+    await until(() => el.microphoneId === inputs[1].deviceId, 'the choice reflected');
+    expect(localStorage.getItem(STORE_KEY), 'not kept until a call starts with it').to.equal(null);
+    await startCall(el);
+    expect(watch.tracks().at(-1)!.getSettings().deviceId).to.equal(inputs[1].deviceId);
+    expect(JSON.parse(localStorage.getItem(STORE_KEY)!).microphone).to.equal(inputs[1].deviceId);
+    await endCall(el);
   });
 
   itUnless(ONE_MICROPHONE)('<html data-voice-agent-no-storage>: the choice holds for the call, nothing is written', async function () {

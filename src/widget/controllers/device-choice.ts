@@ -140,16 +140,20 @@ export class DeviceChoiceController implements ReactiveController {
   async choose(kind: keyof ChosenDevices, deviceId: string): Promise<void> {
     if (this.current(kind) === deviceId) return;
     const calling = this.calling();
+    // With no call, the choice reads back at once (the element's property), and is undone if the device fails.
+    const next = { ...this.#next };
+    if (!calling) this.#next[kind] = deviceId;
     const moved = await this.apply(kind, deviceId).catch(() => false);
     const label = (kind === 'microphone' ? this.microphones : this.speakers).find((d) => d.deviceId === deviceId)?.label ?? '';
     if (!moved) {
+      if (!calling) this.#next = next;
       log.warn(`voice call: the ${kind} "${label || deviceId}" could not be used; the ${calling ? 'call stays on' : 'next call asks for'} the one it had.`);
       return this.host.requestUpdate();
     }
     if (calling) {
       this.chosen[kind] = deviceId;
       this.#keep(this.chosen);
-    } else this.#next[kind] = deviceId;
+    }
     this.host.requestUpdate();
     this.host.dispatchEvent(new VoiceAgentDeviceEvent({ kind, deviceId, label }));
   }

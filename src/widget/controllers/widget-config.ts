@@ -146,9 +146,10 @@ export class WidgetConfigController implements ReactiveController {
     if (!translations.has(language)) {
       translations.set(language, undefined);
       if (!language.startsWith('en')) {
+        // The module itself failing to load is told as the browser words it; the labels stay in English.
         void import('../../config/translations/index.js').then((module) => module.loadTranslation(language)).then((labels) => {
           if (labels) translations.set(language, labels), host.requestUpdate();
-        }, (error) => log.warn(`The labels in ${language} could not be loaded (${error}); they stay in English.`));
+        }, log.warn);
       }
     }
     return translations.get(language);

@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { WIDGET_LABELS } from '../../../src/config/defaults.js';
 import { PANEL_LABELS } from '../../../src/config/panel-labels.js';
-import type { Translation } from '../../../src/config/translations/types.js';
+import { loadTranslation, translationFor, TRANSLATED_LANGUAGES, type Translation } from '../../../src/config/translations/index.js';
 import ar from '../../../src/config/translations/ar.js';
 import bg from '../../../src/config/translations/bg.js';
 import cs from '../../../src/config/translations/cs.js';
@@ -88,4 +88,23 @@ describe('translations', () => {
       }
     });
   }
+});
+
+describe('loading a translation (config/translations/index.ts)', () => {
+  it('offers exactly the languages of this table', () => {
+    expect([...TRANSLATED_LANGUAGES].sort()).to.deep.equal(Object.keys(TRANSLATIONS).sort());
+  });
+
+  it('picks the tag, else its primary tag or that tag\'s alias; none for English or a language without one', () => {
+    const cases: [string, string | undefined][] = [
+      ['de', 'de'], ['de-at', 'de'], ['pt-br', 'pt-br'], ['pt-pt', 'pt'], ['pt', 'pt'], ['zh-cn', 'zh'], ['nb', 'no'], ['nn-no', 'no'],
+      ['tl', 'fil'], ['iw', 'he'], ['in', 'id'], ['en', undefined], ['en-gb', undefined], ['xx', undefined], ['constructor', undefined],
+    ];
+    for (const [language, tag] of cases) expect(translationFor(language), language).to.equal(tag);
+  });
+
+  it('loads the module of a language, and null for English', async () => {
+    expect(await loadTranslation('de-ch')).to.deep.equal(TRANSLATIONS.de);
+    expect(await loadTranslation('en')).to.equal(null);
+  });
 });
