@@ -8,8 +8,9 @@ import { WIDGET_LABELS } from '../../src/config/defaults.js';
 import { PANEL_LABELS } from '../../src/config/panel-labels.js';
 import de from '../../src/config/translations/de.js';
 import ptBr from '../../src/config/translations/pt-br.js';
-import { until } from '../helpers.js';
+import { captureConsole, until } from '../helpers.js';
 import { $, mountWidget, openPanel } from '../widget-helpers.js';
+import { part, watchEachCall } from './voice-helpers.js';
 
 const dismissLabel = (el: HTMLElement & { shadowRoot: ShadowRoot | null }): string | null | undefined =>
   el.shadowRoot?.querySelector('[part~="dismiss-button"]')?.getAttribute('aria-label');
@@ -29,6 +30,24 @@ describe('translations of the widget\'s own labels', () => {
     $<HTMLButtonElement>(el, '.launcher')!.click();
     await until(() => dismissLabel(el), 'the panel closed, the dismiss button back');
     expect(dismissLabel(el)).to.equal('Weg damit');
+  });
+
+  describe('a voice call\'s failure', () => {
+    const watch = watchEachCall();
+    it('language="de": a microphone in use by another app is told in German, with the German way forward and retry', async () => {
+      watch.answerGetUserMedia(() => Promise.reject(new DOMException('injected NotReadableError', 'NotReadableError')));
+      const el = await mountWidget('agent_minimal', { language: 'de' });
+      await openPanel(el);
+      await until(() => $(el, '[part~="transcript"]')?.getAttribute('aria-label') === de.transcript, 'the translation loaded');
+      const { errors } = await captureConsole(async () => {
+        part(el, 'start-call-button')!.click();
+        await until(() => part(el, 'voice-problem'), 'the problem shown');
+      });
+      expect(errors.join('\n'), 'the console keeps the developer\'s words').to.include('in use by another application');
+      expect(part(el, 'voice-problem')!.textContent!.trim()).to.equal(`${de.microphone_in_use} ${de.type_instead}`);
+      await until(() => part(el, 'start-call-button')!.textContent!.trim() === de.retry, 'the call button says retry in German');
+      await expect(el).to.be.accessible();
+    });
   });
 
   it('a regional tag takes its language\'s labels: pt-BR → pt-br', async () => {
