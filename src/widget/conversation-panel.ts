@@ -201,8 +201,9 @@ export class ConversationPanel implements ReactiveController {
     const greeting = entries.length === 0 ? fillDynamicVariables(firstMessageFor(config, language), value.dynamicVariables) : '';
     const unavailable = flags.voiceAllowed ? voice.unavailable : null;
     const problem = voice.problem ?? (flags.active ? null : unavailable);
-    // The devices may be chosen before a call once the microphone is granted (their names are known only then).
-    const devicesBeforeCall = !flags.active && flags.voiceAllowed && !unavailable && voice.devices.granted;
+    // The devices may be chosen before a call once the microphone is granted (their names are known only then), not
+    // while the visitor's refusal is what is shown.
+    const devicesBeforeCall = !flags.active && flags.voiceAllowed && !unavailable && voice.devices.granted && problem !== 'microphone_denied';
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
     const rated = flags.ended && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
     const expanded = this.shell.expanded();

@@ -38,6 +38,7 @@ const EXPECTED_CONSOLE = {
   'voice-denied': /voice call: the visitor denied the microphone/,
   'voice-no-microphone': /voice call: no microphone/,
   'voice-in-use': /voice call: the microphone is in use/,
+  'voice-denied-de': /voice call: the visitor denied the microphone/,
   'voice-blocked-page': /voice call: the page's Permissions-Policy blocks the microphone/,
   'voice-blocked': /voice call: the browser holds the sound back/,
   'voice-microphone-default': /voice call: the microphone went away; capture moved to the default/,
@@ -702,6 +703,30 @@ async function voiceStates() {
       await shoot(page, `${name}.png`);
       await context.close();
     }
+
+    step = 'voice-denied-de';
+    context = await voiceBrowser.newContext(contextOptions);
+    page = await newPage(context);
+    await page.addInitScript(() => localStorage.setItem('acme_terms_v3', 'accepted'));
+    await page.addInitScript(VOICE_FAULTS.denied);
+    await openState(page, { attrs: { language: 'de' } }, launcherNamed('Brauchen Sie Hilfe?'));
+    await openPanel(page, 'Brauchen Sie Hilfe?', 'Hallo! Ich bin der Acme-Assistent. Wie kann ich helfen?');
+    await page.getByRole('button', { name: 'Anruf starten', exact: true }).click();
+    await page.locator('[part~="voice-problem"]').getByText('Das Mikrofon ist für diese Website blockiert.').waitFor();
+    await shoot(page, 'voice-denied-de.png');
+    await context.close();
+
+    step = 'voice-devices-before-call';
+    context = await voiceBrowser.newContext(contextOptions);
+    await context.grantPermissions(['microphone']);
+    page = await newPage(context);
+    await page.addInitScript(() => localStorage.setItem('acme_terms_v3', 'accepted'));
+    await openState(page, {}, launcherNamed('Need help?'));
+    await openPanel(page, 'Need help?', "Hi Ada! I'm the Acme assistant. How can I help?");
+    await page.getByRole('button', { name: 'Microphone and speaker', exact: true }).click();
+    await page.locator('[part~="microphone-select"] option').nth(1).waitFor({ state: 'attached' });
+    await shoot(page, 'voice-devices-before-call.png');
+    await context.close();
 
     step = 'voice-blocked-page';
     ({ context, page } = await call('policy', false));

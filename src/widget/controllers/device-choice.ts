@@ -59,7 +59,8 @@ export class DeviceChoiceController implements ReactiveController {
   #permission: PermissionStatus | null = null;
   readonly #refresh = (): void => void this.#read();
   readonly #permissionChange = (): void => {
-    this.granted = this.#started || this.#permission?.state === 'granted';
+    const state = this.#permission?.state;
+    this.granted = state === 'granted' || (this.#started && state !== 'denied');
     this.host.requestUpdate();
   };
 
