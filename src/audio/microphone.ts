@@ -22,6 +22,7 @@ export const microphoneErrorKind = (e: unknown): AudioErrorKind => {
 
 /** The permissions policy of the document (`permissionsPolicy`, Chromium's older `featurePolicy`), where the engine tells it. */
 type PolicyDocument = Document & { permissionsPolicy?: { allowsFeature(feature: string): boolean }; featurePolicy?: { allowsFeature(feature: string): boolean } };
+const microphonePolicy = (doc = document as PolicyDocument) => doc.permissionsPolicy ?? doc.featurePolicy;
 
 /**
  * What rules the microphone out on this page before anyone is asked (PROTOCOL.md section 3, "Voice"): `insecure` (not
@@ -32,14 +33,24 @@ type PolicyDocument = Document & { permissionsPolicy?: { allowsFeature(feature: 
  */
 export function microphoneBlocked(): 'insecure' | 'blocked-frame' | 'blocked-page' | null {
   if (!isSecureContext || !navigator.mediaDevices?.getUserMedia) return 'insecure';
-  const doc = document as PolicyDocument;
   try {
-    if ((doc.permissionsPolicy ?? doc.featurePolicy)?.allowsFeature('microphone') === false) return self === top ? 'blocked-page' : 'blocked-frame';
+    if (microphonePolicy()?.allowsFeature('microphone') === false) return self === top ? 'blocked-page' : 'blocked-frame';
   } catch {
     // An engine whose policy object throws cannot tell: the refusal will.
   }
   return null;
 }
+
+/**
+ * Whether a framed document's `denied` permission is its iframe's doing (no `allow="microphone"`), in an engine with no
+ * policy object to ask (Firefox, Safari): a document the policy blocks lists no microphone (`enumerateDevices` leaves
+ * out what it may not use), where a visitor's denial, delegated from the top page, still lists one (measured in Firefox
+ * ESR and WebKitGTK: test/permissions/microphone-access-engines.test.mjs). A visitor who denied and has no microphone
+ * at all reads as blocked too. False at the top and where a policy object tells (`microphoneBlocked`).
+ * @throws (rejects) only where `enumerateDevices` does; the start then fails as a refusal that says so
+ */
+export const frameBlocksMicrophone = async (): Promise<boolean> =>
+  self !== top && !microphonePolicy() && !/audioinput/.test(JSON.stringify(await navigator.mediaDevices.enumerateDevices()));
 
 /**
  * The microphone's permission as the Permissions API tells it, before asking: `granted`, `denied` or `prompt`; null

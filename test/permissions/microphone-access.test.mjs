@@ -5,31 +5,9 @@
 // Run: node --test test/permissions/
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { startService } from '../../demo/service/service.mjs';
 import { chromiumArgs, chromiumArgsWithFakeMicrophone, chromiumPath } from '../../scripts/chromium.mjs';
-
-const dist = new URL('../../dist/', import.meta.url);
-/** The script-tag build as a site's host serves it. */
-const files = Object.fromEntries(readdirSync(dist).filter((f) => /^voice-agent-.*\.js$/.test(f)).map((f) => [`/${f}`, readFileSync(new URL(f, dist))]));
-
-/** A site's page with the widget of `agent_minimal` (voice and text), as README's "Embed it" gives it. */
-const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A site</title>
-<script src="/voice-agent-widget.js"></script></head><body><h1>A site</h1><voice-agent-widget agent-id="agent_minimal"></voice-agent-widget></body></html>`;
-/** A page of another origin holding `src` in an iframe, with `allow` when given. */
-const framing = (src, allow) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A CMS</title></head>
-<body><h1>A CMS page</h1><iframe src="${src}" ${allow ? `allow="${allow}"` : ''} width="500" height="720"></iframe></body></html>`;
-
-// The words the visitor reads (src/config/panel-labels.ts, src/config/defaults.ts).
-const WORDS = {
-  blockedPage: 'This page does not allow the microphone.',
-  blockedFrame: 'The microphone is not allowed where this widget is embedded.',
-  insecure: 'Calls need a secure (https) page to use the microphone.',
-  denied: 'The microphone is blocked for this site.',
-  allowInChromium: 'To allow it, click the icon left of the address bar and set Microphone to Allow.',
-  typeInstead: 'You can type instead.',
-};
+import { WORDS, startSite, widgetLines } from './site.mjs';
 
 let service;
 /** Chromium with its fake microphone and no prompt (the microphone granted), as the browser tests run it. */
@@ -38,22 +16,7 @@ let granting;
 let denying;
 
 before(async () => {
-  service = await startService({
-    host: '127.0.0.1', port: 0, log: () => {}, replyDelayMs: 5,
-    fallback(req, res) {
-      const [path, query] = req.url.split('?');
-      const params = new URLSearchParams(query);
-      if (path === '/site') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-      // The same page served with a Permissions-Policy header that blocks the microphone.
-      if (path === '/site-no-microphone') {
-        return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'permissions-policy': 'microphone=()' }).end(page);
-      }
-      if (path === '/cms') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(framing(params.get('src'), params.get('allow')));
-      const file = files[path];
-      if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(file);
-      else res.writeHead(404).end();
-    },
-  });
+  service = await startSite();
   const port = new URL(service.url).port;
   // `insecure.test` is this machine, over plain http: not a secure context (localhost and 127.0.0.1 are).
   const hosts = `--host-resolver-rules=MAP insecure.test:${port} 127.0.0.1:${port}`;
@@ -90,9 +53,6 @@ async function openPanel(browser, url, { framed = false } = {}) {
 
 /** The text of the widget's alert, or null when none shows. */
 const problemText = async (widget) => ((await widget.locator('[part~="voice-problem"]').count()) ? (await widget.locator('[part~="voice-problem"]').textContent()).trim() : null);
-
-/** The lines of the widget's own (its `[voice-agent-widget]` prefix). */
-const widgetLines = (lines) => lines.filter((line) => line.includes('[voice-agent-widget]'));
 
 describe('a call the page rules out is told before the press, with the site owner\'s fix in the console', () => {
   test('a page served with Permissions-Policy: microphone=(): its own words, no call button, the header named in the console', async () => {

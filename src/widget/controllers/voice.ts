@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveElement } from 'lit';
 import { AudioController, type AudioErrorKind, type AudioTurnState } from '../../audio/audio-controller.js';
 import { CallWorker } from '../../audio/call-thread.js';
 import { canChooseSpeaker } from '../../audio/devices.js';
-import { microphoneBlocked, microphoneErrorKind, microphonePermission, requestMicrophone } from '../../audio/microphone.js';
+import { frameBlocksMicrophone, microphoneBlocked, microphoneErrorKind, microphonePermission, requestMicrophone } from '../../audio/microphone.js';
 import { WORKLET_FILES } from '../../audio/worklets.js';
 import { besideScript } from '../../client/paths.js';
 import type { SessionOptions } from '../../client/session.js';
@@ -217,13 +217,15 @@ export class VoiceController implements ReactiveController {
     this.#audio.mute(false);
     this.#output.muted = false;
     // What rules the microphone out is told without asking; so is a permission the visitor refused before.
-    const blocked = microphoneBlocked();
+    let blocked = microphoneBlocked();
     const saved = this.devices.saved;
     let stream: MediaStream | undefined;
     let error: unknown;
     try {
       if (!blocked && !again && (await microphonePermission()) === 'denied') {
-        throw new DOMException('the permission says denied (Permissions API): not asked again until the visitor tries again', 'NotAllowedError');
+        // Where no policy object told before: the iframe's, not the visitor's (`frameBlocksMicrophone`).
+        if (await frameBlocksMicrophone()) blocked = 'blocked-frame';
+        else throw new DOMException('the permission says denied (Permissions API): not asked again until the visitor tries again', 'NotAllowedError');
       }
       // The microphone the visitor chose before, where it is still there, else the default (Chromium does not honour
       // an `ideal` device: asked as `exact`, then without).
