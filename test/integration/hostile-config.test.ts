@@ -329,7 +329,9 @@ const observer = new PerformanceObserver((list) => {
 const frames: string[] = [];
 const realSend = WebSocket.prototype.send;
 
-const FORBIDDEN = 'script, style, iframe, frame, object, embed, svg, math, link, meta, base, template, form:not([part~="composer"]), input:not([part~="input"]), [style]';
+// The widget's own icons (an svg as the only content of one of its buttons: the devices toggle before a call, the
+// call's mute button) are not content from the configuration.
+const FORBIDDEN = 'script, style, iframe, frame, object, embed, svg:not([part~="button"] > svg), math, link, meta, base, template, form:not([part~="composer"]), input:not([part~="input"]), [style]';
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'poster', 'data', 'srcset']);
 
 function scan(root: ShadowRoot, stage: Stage): string[] {

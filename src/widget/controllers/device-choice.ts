@@ -80,15 +80,16 @@ export class DeviceChoiceController implements ReactiveController {
   hostConnected(): void {
     navigator.permissions?.query({ name: 'microphone' as PermissionName }).then((status) => {
       if (!this.host.isConnected || this.#permission) return;
+      // Its own object (each query makes one): `onchange` is ours to set.
       this.#permission = status;
-      status.addEventListener('change', this.#permissionChange);
+      status.onchange = this.#permissionChange;
       this.#permissionChange();
     }, () => {});
   }
 
   hostDisconnected(): void {
     this.close();
-    this.#permission?.removeEventListener('change', this.#permissionChange);
+    if (this.#permission) this.#permission.onchange = null;
     this.#permission = null;
   }
 
