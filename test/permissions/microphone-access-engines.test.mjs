@@ -174,6 +174,7 @@ function blockedFrameTold(result) {
   assert.deepEqual(result.before, { problem: null, callButton: true }, 'no policy object: nothing to tell before the press');
   assert.equal(result.press.live, false);
   assert.equal(result.press.problem, `${WORDS.blockedFrame} ${WORDS.typeInstead}`);
+  assert.equal(result.press.callButton, null, 'then told instead of the call button: pressing again would say the same');
   const lines = errors(result);
   assert.equal(lines.length, 1, lines.join('\n'));
   assert.match(lines[0], /^error: .*the iframe the widget is in may not use the microphone\. Fix: <iframe … allow="microphone">/);

@@ -223,9 +223,12 @@ export class VoiceController implements ReactiveController {
     let error: unknown;
     try {
       if (!blocked && !again && (await microphonePermission()) === 'denied') {
-        // Where no policy object told before: the iframe's, not the visitor's (`frameBlocksMicrophone`).
-        if (await frameBlocksMicrophone()) blocked = 'blocked-frame';
-        else throw new DOMException('the permission says denied (Permissions API): not asked again until the visitor tries again', 'NotAllowedError');
+        // Where no policy object told before: the iframe's, not the visitor's (`frameBlocksMicrophone`); from now on
+        // told instead of the call button, as where the engine tells it before the press.
+        if (await frameBlocksMicrophone()) {
+          blocked = 'blocked-frame';
+          this.#unavailable = FAILURE[blocked][0];
+        } else throw new DOMException('the permission says denied (Permissions API): not asked again until the visitor tries again', 'NotAllowedError');
       }
       // The microphone the visitor chose before, where it is still there, else the default (Chromium does not honour
       // an `ideal` device: asked as `exact`, then without).
