@@ -33,6 +33,17 @@ async function openSheet(el: VoiceAgentWidget): Promise<void> {
   await until(() => options(el, 'microphone').length > 1, 'the microphones listed');
 }
 
+/** Records the sink ids of every `setSinkId` on a media element (the call goes on through the real one). */
+function recordSinks(): { sinks: string[]; restore: () => void } {
+  const { setSinkId } = HTMLMediaElement.prototype;
+  const sinks: string[] = [];
+  HTMLMediaElement.prototype.setSinkId = function (this: HTMLMediaElement, id: string) {
+    sinks.push(id);
+    return setSinkId.call(this, id);
+  };
+  return { sinks, restore: () => void (HTMLMediaElement.prototype.setSinkId = setSinkId) };
+}
+
 /** The audio inputs this engine lists, without its aliases of the default. */
 async function microphones(): Promise<MediaDeviceInfo[]> {
   return (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'audioinput' && d.deviceId && d.deviceId !== 'default');
@@ -107,12 +118,7 @@ describe('voice call devices', () => {
 
   itUnless(NO_SINK)('a speaker chosen: setSinkId with its id on the call\'s output, told and kept', async function () {
     this.timeout(20000);
-    const { setSinkId } = HTMLMediaElement.prototype;
-    const sinks: string[] = [];
-    HTMLMediaElement.prototype.setSinkId = function (this: HTMLMediaElement, id: string) {
-      sinks.push(id);
-      return setSinkId.call(this, id);
-    };
+    const { sinks, restore } = recordSinks();
     try {
       const { el } = await openCall('agent_minimal');
       await openSheet(el);
@@ -136,7 +142,7 @@ describe('voice call devices', () => {
       expect(sinks, 'not routed again').to.deep.equal([second]);
       await endCall(el);
     } finally {
-      HTMLMediaElement.prototype.setSinkId = setSinkId;
+      restore();
     }
   });
 
@@ -167,12 +173,7 @@ describe('voice call devices', () => {
 
   itUnless(NO_SINK)('host API: speakerId routes the output at once (setSinkId), before and during a call; a bad value is told and ignored', async function () {
     this.timeout(20000);
-    const { setSinkId } = HTMLMediaElement.prototype;
-    const sinks: string[] = [];
-    HTMLMediaElement.prototype.setSinkId = function (this: HTMLMediaElement, id: string) {
-      sinks.push(id);
-      return setSinkId.call(this, id);
-    };
+    const { sinks, restore } = recordSinks();
     const warned: string[] = [];
     const { warn } = console;
     console.warn = (...args: unknown[]) => void warned.push(args.join(' '));
@@ -194,7 +195,7 @@ describe('voice call devices', () => {
       expect(el.speakerId).to.equal(outputs[0].deviceId);
       await endCall(el);
     } finally {
-      HTMLMediaElement.prototype.setSinkId = setSinkId;
+      restore();
       console.warn = warn;
     }
   });
