@@ -129,8 +129,11 @@ export function deepMerge(target, patch) {
  *   chunks: {ms: number, dbfs: number, event_id: number}[], speech: {ms: number, interrupted: number|null}[]}} InputLevels
  */
 
-/** How long after an agent turn's end the chunks are still kept (ms): the client's playout delay and the loop's. */
-export const INPUT_LEVEL_TAIL_MS = 1000;
+/**
+ * How long after an agent turn's end (as the service reckons it) the chunks are still kept (ms): a client plays it
+ * later by its playout delay, and by the time its audio took to start (Firefox: about a second, at the call's start).
+ */
+export const INPUT_LEVEL_TAIL_MS = 3000;
 /** The most chunks kept per conversation. */
 export const INPUT_LEVEL_MAX = 30000;
 

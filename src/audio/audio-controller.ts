@@ -211,6 +211,7 @@ export class AudioController implements ReactiveController {
       if (this.#run !== r) return this.#release(r), false;
 
       const cap = (r.cap = new AudioWorkletNode(ctx, 'capture', {
+        numberOfInputs: 2,
         numberOfOutputs: 0,
         processorOptions: { rate: input.sampleRate, ulaw: input.encoding === 'ulaw', mute: this.#muted } satisfies CaptureProcessorOptions,
       }));
@@ -243,6 +244,8 @@ export class AudioController implements ReactiveController {
       }
       const destination = prepared?.destination ?? ctx.createMediaStreamDestination();
       out.connect(destination);
+      // The agent's voice is the capture's echo reference (capture-worklet.ts, `holdEcho`).
+      out.connect(cap, 0, 1);
       const audio = (r.audio = prepared?.audio ?? options.output ?? new Audio());
       // The prepared element plays this stream already: setting it again would load it anew (a media pipeline
       // rebuilt on the main thread as the call goes live, and a gap in the output).

@@ -12,6 +12,9 @@
  * - `{port}` on the node's port (a `MessagePort`, the call worker's): the chunks go there from then on.
  * - `{mute: boolean}` on the port: while muted, each chunk is silence (PCM 0, μ-law 0xFF) of the same size and
  *   cadence, with level 0, so the service's turn-taking keeps its clock. `processorOptions.mute` sets the start state.
+ * - Input 1 (optional): the agent's voice as it goes out (the playback worklet's output), the echo's reference. A chunk
+ *   `holdEcho` holds down goes out as silence too, as a muted one, level 0: the agent's voice that the browser's echo
+ *   canceller lets through (before it converges, or when it loses track) never reaches the service as the visitor's.
  *
  * PROTOCOL.md section 3: `user_audio_chunk` carries these bytes in base64.
  */
@@ -35,6 +38,41 @@ export interface CaptureProcessorOptions {
   mute?: boolean;
 }
 
+/** The state of `holdEcho`, one per call: levels are RMS (0..1), counts in 20 ms chunks. */
+export interface EchoHold {
+  /** The agent's level, held: its peak, kept `c` chunks, then × 0.7 a chunk (-3.1 dB). */
+  e: number;
+  /** Chunks left before the held peak falls. */
+  c: number;
+  /** Chunks left in which the microphone stays open (the visitor spoke over the agent). */
+  o: number;
+}
+
+/**
+ * Whether a 20 ms chunk of microphone audio must be held down (sent as silence) because it can be the agent's own voice
+ * coming back: what `user_audio_chunk` carries is the visitor's turn (PROTOCOL.md section 3), and the service takes
+ * anything above its VAD threshold (-40 dBFS in the reference service) for the visitor speaking over its agent. The
+ * browser's echo canceller (`echoCancellation`, microphone.ts) lets the agent's voice through while it converges, and
+ * again whenever it loses track (a busy machine's audio glitches): measured on a loop from the speaker to the microphone
+ * (test/echo/, bench/echo.mjs), chunks up to 16 dB above the agent's own level (the browser's gain control amplifies
+ * them), in Chromium and Firefox, in the first second and later.
+ *
+ * `level` is the chunk's RMS (0..1), `agent` the RMS of the agent's voice that went out meanwhile (0..1, the playback
+ * worklet's output), `h` the call's `EchoHold` (updated). The agent's level is held at its peak for 15 chunks (300 ms:
+ * the loop's delay, output and input) and then falls by 0.7 a chunk. A chunk is held down unless it is louder than 8
+ * times (+18 dB) that held level, which no echo reached; such a chunk opens the microphone for 25 chunks (500 ms),
+ * renewed by each one, so a visitor who speaks over the agent is heard from the moment their voice rises that far above
+ * the echo (in the agent's pauses at the latest), in one piece, and the service interrupts the agent. With no agent
+ * voice the held level falls to 0 within about 0.7 s, and then nothing is held down.
+ */
+export function holdEcho(h: EchoHold, level: number, agent: number): boolean {
+  if (agent >= h.e) [h.e, h.c] = [agent, 10];
+  else if (h.c) h.c--;
+  else h.e /= 2;
+  h.o = level > 8 * h.e ? 25 : h.o && h.o - 1;
+  return !h.o;
+}
+
 /**
  * Registers the `capture` processor. Runs in the worklet, from its source text in `captureWorkletSource`: it may use
  * only the worklet's globals and the pcm.ts functions sent along with it.
@@ -53,6 +91,10 @@ function registerCaptureProcessor(): void {
     private mono = new Float64Array(0);
     /** A render quantum resampled. */
     private resampled = new Float32Array(0);
+    /** The agent's voice (input 1) since the last chunk: sum of squares, samples; the echo hold (`holdEcho`). */
+    private agent = 0;
+    private agentN = 0;
+    private hold: EchoHold = { e: 0, c: 0, o: 0 };
 
     constructor({ processorOptions }: AudioWorkletNodeOptions) {
       super();
@@ -68,7 +110,10 @@ function registerCaptureProcessor(): void {
       };
     }
 
-    process([channels]: Float32Array[][]): boolean {
+    process([channels, ref]: Float32Array[][]): boolean {
+      const agent = ref?.[0] ?? [];
+      for (const x of agent) this.agent += x * x;
+      this.agentN += agent.length;
       // No channels while nothing is connected.
       const n = channels.length && channels[0].length;
       if (!n) return true;
@@ -94,15 +139,16 @@ function registerCaptureProcessor(): void {
     private send(): void {
       const pcm = new Int16Array(this.chunk.length);
       let sum = 0;
-      if (!this.muted) {
-        this.chunk.forEach((sample, i) => {
-          pcm[i] = floatToInt16(sample);
-          sum += pcm[i] * pcm[i];
-        });
-      }
+      this.chunk.forEach((sample, i) => {
+        pcm[i] = floatToInt16(sample);
+        sum += pcm[i] * pcm[i];
+      });
+      let level = Math.sqrt(sum / pcm.length) / 32768;
+      if (holdEcho(this.hold, level, Math.sqrt(this.agent / (this.agentN || 1))) || this.muted) pcm.fill(level = 0);
+      this.agent = this.agentN = 0;
       const bytes = this.ulaw ? Uint8Array.from(pcm, encodeUlaw) : pcm;
       this.filled = 0;
-      this.out.postMessage({ pcm: bytes, level: Math.sqrt(sum / pcm.length) / 32768, t: currentTime }, [bytes.buffer]);
+      this.out.postMessage({ pcm: bytes, level, t: currentTime }, [bytes.buffer]);
     }
   }
   registerProcessor('capture', CaptureProcessor);
@@ -112,4 +158,4 @@ function registerCaptureProcessor(): void {
  * The source text of the `capture` worklet module: the processor and the pcm.ts functions it calls, as the build
  * left them (minified in the bundles: the names in the text are the ones the minifier gave, hence `.name`).
  */
-export const captureWorkletSource = `${[floatToInt16, encodeUlaw, resampleLinear, registerCaptureProcessor].join('\n')}\n${registerCaptureProcessor.name}();`;
+export const captureWorkletSource = `${[floatToInt16, encodeUlaw, resampleLinear, holdEcho, registerCaptureProcessor].join('\n')}\n${registerCaptureProcessor.name}();`;

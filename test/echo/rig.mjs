@@ -128,6 +128,14 @@ export async function startLoop() {
         blocks.push([Date.now(), sum, bytes.length / 2]);
       });
       return {
+        /**
+         * When the loop carried sound louder than `dbfs` (per block read, 20 ms or so) from `fromMs` on:
+         * `{startMs, endMs}` (ms since the epoch: the first such block's arrival, the last one's), or null.
+         */
+        loudSpan(fromMs, dbfs = -40) {
+          const loud = blocks.filter(([ms, s, n]) => ms >= fromMs && n && 10 * Math.log10(s / n) > dbfs);
+          return loud.length ? { startMs: loud[0][0], endMs: loud.at(-1)[0] } : null;
+        },
         levelBetween(fromMs, toMs) {
           let sum = 0;
           let count = 0;
@@ -146,12 +154,12 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link r
 
 /**
  * Starts the reference service on 127.0.0.1 (a free port) with the agent `agent_echo` (agent_minimal's widget,
- * greeting with `GREETING`), serving the page at `/site` and the built script-tag widget beside it.
+ * greeting with `GREETING`), serving the page at `/site` and the built script-tag widget beside it (`dist`: a URL of the
+ * folder holding the build, default dist/).
  * @throws Error when dist/ has no build
  */
-export async function startEchoService() {
-  const dist = new URL('../../dist/', import.meta.url);
-  if (!existsSync(new URL('voice-agent-widget.js', dist))) throw new Error('dist/voice-agent-widget.js is missing: npm run build first');
+export async function startEchoService({ dist = new URL('../../dist/', import.meta.url) } = {}) {
+  if (!existsSync(new URL('voice-agent-widget.js', dist))) throw new Error(`${fileURLToPath(dist)}voice-agent-widget.js is missing: npm run build first`);
   const files = Object.fromEntries(readdirSync(dist).filter((f) => /^voice-agent-.*\.js$/.test(f)).map((f) => [`/${f}`, readFileSync(new URL(f, dist))]));
   const started = await startService({
     host: '127.0.0.1', port: 0, log: () => {},
@@ -190,9 +198,11 @@ export function launchBrowser(engine, env) {
  * One voice call as a visitor makes it, in a new tab of `browser`: opens the widget, starts a call, and waits for the
  * agent's greeting to be over (played out, or interrupted) plus the tail the service keeps; with `bargeInAtMs`, the
  * visitor's voice (`VOICE_WAV`) is played into the loop that long after the greeting's first chunk went out.
- * @returns the figures: `echo` `{first, rest}` (chunks that arrived in the greeting's first second from its first
- * chunk, and after it to its end plus the tail: `{count, maxDbfs, meanDbfs}`), `raw` (the loop's own level over the
- * greeting, dBFS), `speech` (the VAD's starts: `{atMs, interrupted}`, ms from the greeting's first chunk),
+ * @returns the figures, times in ms from the greeting's first chunk sent: `heardMs` (when the loop carried the agent's
+ * voice: its first and last block above -40 dBFS), `echo` `{first, rest}` (the chunks that arrived in the first second
+ * of that, and after it to its end (or to the visitor's voice) plus 500 ms: `{count, maxDbfs, meanDbfs}`), `chunks`
+ * (every chunk kept, `[ms, dBFS]`), `raw` (the loop's own level over the greeting, dBFS), `speech` (the VAD's starts:
+ * `{atMs, interrupted}`),
  * `bargeIn` (`{voiceAtMs, detectedMs}`: the voice's start and the interruption after it, ms; null when none)
  */
 export async function callOnce(browser, { service, loop, bargeInAtMs } = {}) {
@@ -219,21 +229,36 @@ export async function callOnce(browser, { service, loop, bargeInAtMs } = {}) {
       await sleep(greeting.started_ms + bargeInAtMs - Date.now());
       voice = await loop.play(VOICE_WAV);
     }
-    const over = () => Math.min(greeting.ends_at_ms, greeting.cancelled_ms ?? Infinity) + INPUT_LEVEL_TAIL_MS;
-    await until(() => Date.now() > over(), 20000, 'the end of the greeting');
+    // Over once the service is done with it and the loop has been quiet for 700 ms (the page plays it later than the
+    // service sends it), within the time the service keeps the chunks.
+    const sent = () => Math.min(greeting.ends_at_ms, greeting.cancelled_ms ?? Infinity);
+    await until(() => {
+      const now = Date.now();
+      const span = monitor.loudSpan(greeting.started_ms);
+      return now > sent() + INPUT_LEVEL_TAIL_MS - 200 || (now > sent() + 500 && span !== null && now > span.endMs + 700);
+    }, 20000, 'the end of the greeting');
     if (voice) await voice.done;
     await press('[part~="end-button"]').catch(() => {});
     const t0 = greeting.started_ms;
+    // When the agent's voice was in the loop: from its first loud block (the page started playing it) to its last
+    // (to the voice's start, in a barge-in: the loop then carries the visitor too), plus 500 ms of the loop's tail.
+    const heard = monitor.loudSpan(t0) ?? { startMs: t0, endMs: greeting.ends_at_ms };
+    const from = heard.startMs;
+    const to = (voice ? voice.startedMs : heard.endMs) + 500;
     const chunks = levels.chunks.filter((c) => c.event_id === greeting.event_id);
     const span = (list) => ({ count: list.length, maxDbfs: Math.max(-120, ...list.map((c) => c.dbfs)), meanDbfs: meanDbfs(list.map((c) => c.dbfs)) });
     const speech = levels.speech.map((s) => ({ atMs: s.ms - t0, interrupted: s.interrupted }));
     const detection = voice && levels.speech.find((s) => s.ms >= voice.startedMs && s.interrupted === greeting.event_id);
     return {
       durationMs: greeting.ends_at_ms - t0,
+      heardMs: [heard.startMs - t0, heard.endMs - t0],
       cancelledAtMs: greeting.cancelled_ms === null ? null : greeting.cancelled_ms - t0,
-      echo: { first: span(chunks.filter((c) => c.ms < t0 + 1000)), rest: span(chunks.filter((c) => c.ms >= t0 + 1000)) },
+      echo: {
+        first: span(chunks.filter((c) => c.ms >= from && c.ms < from + 1000)),
+        rest: span(chunks.filter((c) => c.ms >= from + 1000 && c.ms < to)),
+      },
       chunks: chunks.map((c) => [c.ms - t0, c.dbfs]),
-      raw: monitor.levelBetween(t0, voice ? voice.startedMs : greeting.ends_at_ms),
+      raw: monitor.levelBetween(from, voice ? voice.startedMs : heard.endMs),
       speech,
       bargeIn: voice && { voiceAtMs: voice.startedMs - t0, detectedMs: detection ? detection.ms - voice.startedMs : null },
       errors,
