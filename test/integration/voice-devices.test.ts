@@ -220,6 +220,28 @@ describe('voice call devices', () => {
     await endCall(el);
   });
 
+  it('host API: speakerId where the engine has no setSinkId is told in the console and changes nothing (no exception)', async () => {
+    const descriptor = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'setSinkId');
+    delete (HTMLMediaElement.prototype as { setSinkId?: unknown }).setSinkId;
+    try {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const told: string[] = [];
+      const { warn } = console;
+      console.warn = (...args: unknown[]) => void told.push(args.map(String).join(' '));
+      try {
+        el.speakerId = 'some-speaker';
+        await until(() => told.length > 0, 'told');
+      } finally {
+        console.warn = warn;
+      }
+      expect(told.join('\n')).to.include('voice call: the speaker "some-speaker" could not be used');
+      expect(el.speakerId).to.equal('');
+    } finally {
+      if (descriptor) Object.defineProperty(HTMLMediaElement.prototype, 'setSinkId', descriptor);
+    }
+  });
+
   itUnless(ONE_MICROPHONE)('<html data-voice-agent-no-storage>: the choice holds for the call, nothing is written', async function () {
     this.timeout(20000);
     const inputs = await microphones();

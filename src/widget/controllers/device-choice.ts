@@ -145,7 +145,12 @@ export class DeviceChoiceController implements ReactiveController {
     // With no call, the choice reads back at once (the element's property), and is undone if the device fails.
     const next = { ...this.#next };
     if (!calling) this.#next[kind] = deviceId;
-    const moved = await this.apply(kind, deviceId).catch(() => false);
+    let moved = false;
+    try {
+      moved = await this.apply(kind, deviceId);
+    } catch {
+      // Refused (a device gone, no `setSinkId` in this engine): told below.
+    }
     const label = (kind === 'microphone' ? this.microphones : this.speakers).find((d) => d.deviceId === deviceId)?.label ?? '';
     if (!moved) {
       if (!calling) this.#next = next;
