@@ -199,8 +199,8 @@ export function launchBrowser(engine, env) {
  * agent's greeting to be over (played out, or interrupted) plus the tail the service keeps; with `bargeInAtMs`, the
  * visitor's voice (`VOICE_WAV`) is played into the loop that long after the greeting's first chunk went out.
  * @returns the figures, times in ms from the greeting's first chunk sent: `heardMs` (when the loop carried the agent's
- * voice: its first and last block above -40 dBFS), `echo` `{first, rest}` (the chunks that arrived in the first second
- * of that, and after it to its end (or to the visitor's voice) plus 500 ms: `{count, maxDbfs, meanDbfs}`), `chunks`
+ * voice: its first and last block above -40 dBFS), `echo` `{first, rest}` (the chunks that arrived up to the end of the
+ * first second of that, and after it to its end (or to the visitor's voice) plus 500 ms: `{count, maxDbfs, meanDbfs}`), `chunks`
  * (every chunk kept, `[ms, dBFS]`), `raw` (the loop's own level over the greeting, dBFS), `speech` (the VAD's starts:
  * `{atMs, interrupted}`),
  * `bargeIn` (`{voiceAtMs, detectedMs}`: the voice's start and the interruption after it, ms; null when none)
@@ -254,7 +254,7 @@ export async function callOnce(browser, { service, loop, bargeInAtMs } = {}) {
       heardMs: [heard.startMs - t0, heard.endMs - t0],
       cancelledAtMs: greeting.cancelled_ms === null ? null : greeting.cancelled_ms - t0,
       echo: {
-        first: span(chunks.filter((c) => c.ms >= from && c.ms < from + 1000)),
+        first: span(chunks.filter((c) => c.ms < from + 1000)),
         rest: span(chunks.filter((c) => c.ms >= from + 1000 && c.ms < to)),
       },
       chunks: chunks.map((c) => [c.ms - t0, c.dbfs]),
