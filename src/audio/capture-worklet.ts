@@ -40,7 +40,10 @@ export interface CaptureProcessorOptions {
 
 /** The state of `holdEcho`, one per call: levels are RMS (0..1), counts in 20 ms chunks. */
 export interface EchoHold {
-  /** The agent's level, held: its peak, kept `c` chunks, then × 0.7 a chunk (-3.1 dB). */
+  /** The agent's voice (the capture's input 1) since the last chunk: the sum of its samples' squares, their count. */
+  s: number;
+  n: number;
+  /** The agent's level, held: its peak, kept `c` chunks, then halved each chunk (-6 dB). */
   e: number;
   /** Chunks left before the held peak falls. */
   c: number;
@@ -54,18 +57,21 @@ export interface EchoHold {
  * anything above its VAD threshold (-40 dBFS in the reference service) for the visitor speaking over its agent. The
  * browser's echo canceller (`echoCancellation`, microphone.ts) lets the agent's voice through while it converges, and
  * again whenever it loses track (a busy machine's audio glitches): measured on a loop from the speaker to the microphone
- * (test/echo/, bench/echo.mjs), chunks up to 16 dB above the agent's own level (the browser's gain control amplifies
- * them), in Chromium and Firefox, in the first second and later.
+ * (test/echo/, bench/echo.mjs), chunks up to -16 dBFS in the agent's first second and later, up to 16 dB above the
+ * agent's own level (the browser's gain control amplifies them), in Chromium and Firefox.
  *
- * `level` is the chunk's RMS (0..1), `agent` the RMS of the agent's voice that went out meanwhile (0..1, the playback
- * worklet's output), `h` the call's `EchoHold` (updated). The agent's level is held at its peak for 15 chunks (300 ms:
- * the loop's delay, output and input) and then falls by 0.7 a chunk. A chunk is held down unless it is louder than 8
- * times (+18 dB) that held level, which no echo reached; such a chunk opens the microphone for 25 chunks (500 ms),
+ * `level` is the chunk's RMS (0..1); `h` the call's `EchoHold` (updated), whose `s` and `n` hold the agent's voice that
+ * went out meanwhile (reset here). The agent's level (RMS) is held at its peak for 10 chunks (200 ms: the loop's delay,
+ * output and input, measured 150 to 250 ms) and then halves each chunk. A chunk is held down unless it is louder than
+ * 8 times (+18 dB) that held level, which no echo reached; such a chunk opens the microphone for 25 chunks (500 ms),
  * renewed by each one, so a visitor who speaks over the agent is heard from the moment their voice rises that far above
- * the echo (in the agent's pauses at the latest), in one piece, and the service interrupts the agent. With no agent
- * voice the held level falls to 0 within about 0.7 s, and then nothing is held down.
+ * the agent's (in its pauses at the latest: measured 0.2 to 1.1 s from the voice's start to the service's
+ * interruption), in one piece. With no agent voice the held level falls to nothing within about 0.5 s, and then
+ * nothing is held down.
  */
-export function holdEcho(h: EchoHold, level: number, agent: number): boolean {
+export function holdEcho(h: EchoHold, level: number): boolean {
+  const agent = Math.sqrt(h.s / (h.n || 1));
+  h.s = h.n = 0;
   if (agent >= h.e) [h.e, h.c] = [agent, 10];
   else if (h.c) h.c--;
   else h.e /= 2;
@@ -91,10 +97,8 @@ function registerCaptureProcessor(): void {
     private mono = new Float64Array(0);
     /** A render quantum resampled. */
     private resampled = new Float32Array(0);
-    /** The agent's voice (input 1) since the last chunk: sum of squares, samples; the echo hold (`holdEcho`). */
-    private agent = 0;
-    private agentN = 0;
-    private hold: EchoHold = { e: 0, c: 0, o: 0 };
+    /** The echo hold (`holdEcho`), fed the agent's voice from input 1. */
+    private hold: EchoHold = { s: 0, n: 0, e: 0, c: 0, o: 0 };
 
     constructor({ processorOptions }: AudioWorkletNodeOptions) {
       super();
@@ -111,9 +115,7 @@ function registerCaptureProcessor(): void {
     }
 
     process([channels, ref]: Float32Array[][]): boolean {
-      const agent = ref?.[0] ?? [];
-      for (const x of agent) this.agent += x * x;
-      this.agentN += agent.length;
+      for (const x of ref?.[0] ?? []) this.hold.s += x * x, this.hold.n++;
       // No channels while nothing is connected.
       const n = channels.length && channels[0].length;
       if (!n) return true;
@@ -144,8 +146,7 @@ function registerCaptureProcessor(): void {
         sum += pcm[i] * pcm[i];
       });
       let level = Math.sqrt(sum / pcm.length) / 32768;
-      if (holdEcho(this.hold, level, Math.sqrt(this.agent / (this.agentN || 1))) || this.muted) pcm.fill(level = 0);
-      this.agent = this.agentN = 0;
+      if (holdEcho(this.hold, level) || this.muted) pcm.fill(level = 0);
       const bytes = this.ulaw ? Uint8Array.from(pcm, encodeUlaw) : pcm;
       this.filled = 0;
       this.out.postMessage({ pcm: bytes, level, t: currentTime }, [bytes.buffer]);

@@ -20,8 +20,11 @@ import { startService } from '../../demo/service/service.mjs';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { firefoxPath, firefoxPrefs } from '../../scripts/engines.mjs';
 
-/** The agent's greeting: about 5.5 s of speech at -22 dBFS RMS (eSpeak NG, en-us). */
-export const GREETING = 'Thanks for calling. I am the demo agent, and I will keep talking for about five seconds.';
+/**
+ * The agent's greeting: 5.5 s of speech at -22 dBFS RMS (eSpeak NG, en-us), three sentences: pauses of 280 ms at
+ * 1.12 s and 2.44 s, as an agent's speech has them.
+ */
+export const GREETING = 'Thanks for calling. I am the demo agent. I will keep talking for about five seconds.';
 /** The visitor's voice for a barge-in: 3 s of speech, about -20 dBFS while voiced, starting within its first 40 ms. */
 export const VOICE_WAV = fileURLToPath(new URL('../fixtures/speech.wav', import.meta.url));
 /** The level every chunk stays under while the agent speaks (dBFS), and the raw loop's least level (the loop works). */
