@@ -7,11 +7,13 @@
 // Run `npm run bench:size` (it builds first). Exits 1 over the first script's budget, or over the voice call's budget
 // and its allowance: CALL_ALLOWANCE, 2.5 KB for issue 18 (the call worker: a call's socket, audio and levels off the
 // page's main thread, 95 → 14 ms of main-thread time a second; the conversation chunk's preload at idle that does not
-// run it, 0.78 → 0.49 MB of heap; focus kept in the panel through a call; README "Size"), and 2.75 KB for issue 19:
+// run it, 0.78 → 0.49 MB of heap; focus kept in the panel through a call; README "Size"), and 5.25 KB for issue 19:
 // why the microphone cannot be had (told apart before asking and from the refusal: a refused, blocked, missing, busy
 // microphone or an insecure page, each in its own words with its way forward, and the site owner's fix in the
-// console; 1.25 KB) and the device sheet (the microphone and speaker chosen during a call, kept for the site; 1.5 KB),
-// printed whenever used.
+// console; 1.25 KB), the device sheet (the microphone and speaker chosen during a call or before it, kept for the
+// site, and the page's `microphoneId` / `speakerId`; 2.1 KB), the widget's own labels in the conversation language
+// (the index of 33 languages and the largest language's chunk; 1.7 KB) and the echo hold (the agent's voice kept out
+// of the microphone's chunks; 0.15 KB), printed whenever used.
 // The npm entries are listed for reference.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -29,7 +31,7 @@ function gzipSize(file, source) {
 const FIRST_BUDGET = 20 * 1024;
 const CALL_BUDGET = 64 * 1024;
 /** How far past CALL_BUDGET a voice call may go, knowingly: issue 18's and issue 19's code (see the note above). */
-const CALL_ALLOWANCE = (2.5 + 2.75) * 1024;
+const CALL_ALLOWANCE = (2.5 + 5.25) * 1024;
 const FIRST = 'dist/voice-agent-widget.js';
 let names;
 try {
@@ -75,6 +77,6 @@ const parts = `first script + ${chunks.length - (sourcesChunk ? 1 : 0)} chunk(s)
 console.log(`a whole voice call (${parts}): ${verdict(call, CALL_BUDGET)}`);
 if (call > CALL_BUDGET) {
   const within = call <= CALL_BUDGET + CALL_ALLOWANCE;
-  console.log(`  ${within ? 'within' : 'OVER'} the ${CALL_ALLOWANCE / 1024} KB allowance for issue 18's call worker and preload and issue 19's microphone help and device sheet (README "Size"): ${CALL_BUDGET + CALL_ALLOWANCE - call} B left`);
+  console.log(`  ${within ? 'within' : 'OVER'} the ${CALL_ALLOWANCE / 1024} KB allowance for issue 18's call worker and preload and issue 19's microphone help, device sheet, languages and echo hold (README "Size"): ${CALL_BUDGET + CALL_ALLOWANCE - call} B left`);
 }
 process.exit(first <= FIRST_BUDGET && call <= CALL_BUDGET + CALL_ALLOWANCE ? 0 : 1);
