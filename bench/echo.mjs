@@ -8,6 +8,7 @@
 //   greeting (`--barge-in-at ms` for another moment); the time from its start (the player's) to the service's
 //   interruption, or "none".
 // `--dist <folder>` measures another build (default dist/: `npm run build` first), e.g. one of the widget before a change.
+// ECHO_GREETING=<text> has the agent say another greeting (test/echo/rig.mjs `GREETING`), e.g. one with no pause.
 // A benchmark: it prints, it asserts nothing (test/echo/loop.test.mjs asserts).
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';

@@ -22,9 +22,9 @@ import { firefoxPath, firefoxPrefs } from '../../scripts/engines.mjs';
 
 /**
  * The agent's greeting: 5.5 s of speech at -22 dBFS RMS (eSpeak NG, en-us), three sentences: pauses of 280 ms at
- * 1.12 s and 2.44 s, as an agent's speech has them.
+ * 1.12 s and 2.44 s, as an agent's speech has them. ECHO_GREETING overrides it (bench:echo with a greeting of no pause).
  */
-export const GREETING = 'Thanks for calling. I am the demo agent. I will keep talking for about five seconds.';
+export const GREETING = process.env.ECHO_GREETING || 'Thanks for calling. I am the demo agent. I will keep talking for about five seconds.';
 /** The visitor's voice for a barge-in: 3 s of speech, about -20 dBFS while voiced, starting within its first 40 ms. */
 export const VOICE_WAV = fileURLToPath(new URL('../fixtures/speech.wav', import.meta.url));
 /** The level every chunk stays under while the agent speaks (dBFS), and the raw loop's least level (the loop works). */
