@@ -50,19 +50,25 @@ export function microphoneBlocked(): 'insecure' | 'blocked-frame' | 'blocked-pag
  * @throws (rejects) only where `enumerateDevices` does; the start then fails as a refusal that says so
  */
 export const frameBlocksMicrophone = async (): Promise<boolean> =>
-  self !== top && !microphonePolicy() && !/audioinput/.test(JSON.stringify(await navigator.mediaDevices.enumerateDevices()));
+  self !== top && !microphonePolicy() && !(await navigator.mediaDevices.enumerateDevices()).some((device) => device.kind === 'audioinput');
 
 /**
- * The microphone's permission as the Permissions API tells it, before asking: `granted`, `denied` or `prompt`; null
- * where the engine has no such query for the microphone. Errors: never rejects.
+ * The microphone's permission as the Permissions API tells it (a `PermissionStatus` of its own: its `state` and its
+ * `change` events), or null where the engine has no such query for the microphone. Errors: never rejects.
  */
-export async function microphonePermission(): Promise<PermissionState | null> {
+export async function microphonePermissionStatus(): Promise<PermissionStatus | null> {
   try {
-    return (await navigator.permissions.query({ name: 'microphone' as PermissionName })).state;
+    return await navigator.permissions.query({ name: 'microphone' as PermissionName });
   } catch {
     return null;
   }
 }
+
+/**
+ * The microphone's permission before asking: `granted`, `denied` or `prompt`; null where the engine cannot tell
+ * (`microphonePermissionStatus`). Errors: never rejects.
+ */
+export const microphonePermission = async (): Promise<PermissionState | null> => (await microphonePermissionStatus())?.state ?? null;
 
 /** Whose site settings a visitor must open to allow the microphone, from the user agent: Firefox, Safari, else Chromium's. */
 export const browserFamily = (userAgent: string): 'firefox' | 'safari' | 'chromium' =>

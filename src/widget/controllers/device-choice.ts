@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { listDevices, type DeviceChoice } from '../../audio/devices.js';
+import { microphonePermissionStatus } from '../../audio/microphone.js';
 import { VoiceAgentDeviceEvent } from '../../events/device.js';
 import * as log from '../../internal/console.js';
 
@@ -47,26 +48,18 @@ export class DeviceChoiceController implements ReactiveController {
   speakers: DeviceChoice[] = [];
   /** What the call uses now ('' for the default). */
   readonly chosen: ChosenDevices = { microphone: '', speaker: '' };
-  /**
-   * The sheet may open before a call: the microphone is granted to this site (the Permissions API says so) or a call
-   * started here; before that the browser gives the devices no names.
-   */
-  granted = false;
   /** Chosen while no call runs (in the sheet, or by the page): the next call starts with it, and keeps it for the site. */
   #next: Partial<ChosenDevices> = {};
+  /** A call started here. */
   #started = false;
   /** The microphone's permission, watched for a change while the host is connected. */
   #permission: PermissionStatus | null = null;
   readonly #refresh = (): void => void this.#read();
-  readonly #permissionChange = (): void => {
-    const state = this.#permission?.state;
-    this.granted = state === 'granted' || (this.#started && state !== 'denied');
-    this.host.requestUpdate();
-  };
+  readonly #permissionChange = (): void => this.host.requestUpdate();
 
   /**
-   * @param apply moves the call (or, with none running, the output) to a device ('' for the default): resolves true
-   * when it did or when the device is for the next call, false (or rejects) when it could not be used, and nothing moved
+   * @param apply moves a running call's microphone, or the output (kept from call to call, so at any time), to a device
+   * ('' for the default): resolves true when it did, false (or rejects) when it could not be used, and nothing moved
    * @param calling whether a call runs now
    */
   constructor(
@@ -78,13 +71,22 @@ export class DeviceChoiceController implements ReactiveController {
   }
 
   hostConnected(): void {
-    navigator.permissions?.query({ name: 'microphone' as PermissionName }).then((status) => {
-      if (!this.host.isConnected || this.#permission) return;
+    void microphonePermissionStatus().then((status) => {
+      if (!status || !this.host.isConnected || this.#permission) return;
       // Its own object (each query makes one): `onchange` is ours to set.
       this.#permission = status;
       status.onchange = this.#permissionChange;
       this.#permissionChange();
-    }, () => {});
+    });
+  }
+
+  /**
+   * The sheet may open before a call: the microphone is granted to this site (the Permissions API says so), or a call
+   * started here and the permission does not say denied since; before that the browser gives the devices no names.
+   */
+  get granted(): boolean {
+    const state = this.#permission?.state;
+    return state === 'granted' || (this.#started && state !== 'denied');
   }
 
   hostDisconnected(): void {
@@ -127,7 +129,7 @@ export class DeviceChoiceController implements ReactiveController {
    * chosen. What was chosen before it is kept for the site now that a call was started.
    */
   using(devices: Partial<ChosenDevices>): void {
-    this.granted = this.#started = true;
+    this.#started = true;
     Object.assign(this.chosen, devices);
     if (Object.keys(this.#next).length) this.#keep(this.saved);
     this.#next = {};
@@ -145,9 +147,10 @@ export class DeviceChoiceController implements ReactiveController {
     // With no call, the choice reads back at once (the element's property), and is undone if the device fails.
     const next = { ...this.#next };
     if (!calling) this.#next[kind] = deviceId;
-    let moved = false;
+    // With no call running, a microphone waits for the next call; the output moves at once.
+    let moved = !calling && kind === 'microphone';
     try {
-      moved = await this.apply(kind, deviceId);
+      moved ||= await this.apply(kind, deviceId);
     } catch {
       // Refused (a device gone, no `setSinkId` in this engine): told below.
     }

@@ -128,9 +128,8 @@ export class VoiceController implements ReactiveController {
         host.requestUpdate();
       },
     });
-    // With no call running, a microphone is for the next call; the output (kept from call to call) moves at once.
     this.devices = new DeviceChoiceController(host, (kind, deviceId) =>
-      kind === 'speaker' ? this.#output.setSinkId(deviceId).then(() => true) : this.state === 'off' ? Promise.resolve(true) : this.#audio.useMicrophone(deviceId),
+      kind === 'speaker' ? this.#output.setSinkId(deviceId).then(() => true) : this.#audio.useMicrophone(deviceId),
     () => this.state !== 'off');
   }
 
