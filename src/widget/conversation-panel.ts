@@ -235,7 +235,7 @@ export class ConversationPanel implements ReactiveController {
         : nothing,
       (flags.call || devicesBeforeCall) && voice.devices.open
         ? deviceSheet({
-            texts, microphones: voice.devices.microphones, speakers: voice.devices.speakers, chosen: voice.devices.chosen,
+            texts, microphones: voice.devices.microphones, speakers: voice.devices.speakers, chosen: voice.devices.inUse,
             onChoose: (kind, deviceId) => void voice.devices.choose(kind, deviceId), levelTarget: voice.levelTarget,
           })
         : nothing,
@@ -302,7 +302,7 @@ export class ConversationPanel implements ReactiveController {
    * one the next call asks for (the site's kept choice, or a choice made since). The element's `microphoneId` / `speakerId`.
    */
   deviceId(kind: 'microphone' | 'speaker'): string {
-    return this.#voice.devices.current(kind);
+    return this.#voice.devices.inUse[kind];
   }
 
   /**

@@ -209,7 +209,10 @@ describe('voice call devices', () => {
     const toggle = part(el, 'devices-button');
     expect(toggle, 'the devices toggle before a call').to.exist;
     expect(toggle!.nextElementSibling).to.equal(part(el, 'start-call-button'));
+    // The sheet shows what the next call asks for: here the page's choice.
+    el.microphoneId = inputs[0].deviceId;
     await openSheet(el);
+    expect((part(el, 'microphone-select') as HTMLSelectElement).value, 'the next call\'s microphone shown').to.equal(inputs[0].deviceId);
     await expect(el).to.be.accessible();
     choose(el, 'microphone', inputs[1].deviceId);
     await until(() => el.microphoneId === inputs[1].deviceId, 'the choice reflected');

@@ -103,9 +103,9 @@ export class DeviceChoiceController implements ReactiveController {
     return { ...savedChoice(), ...this.#next };
   }
 
-  /** The device of `kind` in use ('' for the default): the call's while one runs, else the one the next call asks for. */
-  current(kind: keyof ChosenDevices): string {
-    return this.calling() ? this.chosen[kind] : this.saved[kind];
+  /** The devices in use ('' for the default): the call's while one runs, else the ones the next call asks for. */
+  get inUse(): ChosenDevices {
+    return this.calling() ? this.chosen : this.saved;
   }
 
   /** Opens the sheet (reading the lists) or closes it. */
@@ -142,7 +142,7 @@ export class DeviceChoiceController implements ReactiveController {
    * used is told in the console, and nothing changes.
    */
   async choose(kind: keyof ChosenDevices, deviceId: string): Promise<void> {
-    if (this.current(kind) === deviceId) return;
+    if (this.inUse[kind] === deviceId) return;
     const calling = this.calling();
     // With no call, the choice reads back at once (the element's property), and is undone if the device fails.
     const next = { ...this.#next };

@@ -12,7 +12,7 @@ export interface DeviceSheetOptions {
   microphones: readonly DeviceChoice[];
   /** Empty where the engine cannot choose a speaker: then no speaker list. */
   speakers: readonly DeviceChoice[];
-  /** What the call uses ('' for the default). */
+  /** What the call uses, or with none running what the next call asks for ('' for the default). */
   chosen: ChosenDevices;
   onChoose: (kind: keyof ChosenDevices, deviceId: string) => void;
   /** Gets the element the microphone's level is shown around (the voice controller's `levelTarget`). */
