@@ -204,6 +204,36 @@ function insecureTold(result) {
   assert.match(lines[0], /^error: .*not a secure context.*Fix: serve the page over https/);
 }
 
+/**
+ * The cases of a page's or an iframe's policy, the same in both engines (neither has a policy object): the header not
+ * enforced, an iframe without `allow` told as the iframe's block, the same iframe with `allow` calling.
+ * @param engine its name, in the tests' titles
+ * @param granting the engine's visit, once started (`before`)
+ * @param allowedPermission what the permission says in the allowed iframe, where the engine's answer was measured
+ */
+function policyCases(engine, granting, allowedPermission) {
+  test(`${engine}: Permissions-Policy: microphone=() is not enforced (no policy object): the call starts, nothing told`, async (t) => {
+    const result = told(t, await granting()(widgetPage('/site-no-microphone')));
+    assert.equal(result.policy, null);
+    assert.equal(result.permission, 'prompt');
+    callStarts(result);
+  });
+
+  test(`${engine}: a cross-origin iframe without allow="microphone": told as the iframe's block after the press, with the iframe fix`, async (t) => {
+    const result = told(t, await granting()(cms(false), true));
+    assert.equal(result.framed, true);
+    assert.equal(result.policy, null);
+    blockedFrameTold(result);
+  });
+
+  test(`${engine}: the same iframe with allow="microphone": the call starts`, async (t) => {
+    const result = told(t, await granting()(cms(true), true));
+    if (allowedPermission) assert.equal(result.permission, allowedPermission);
+    assert.ok(result.devices.includes('audioinput'));
+    callStarts(result);
+  });
+}
+
 describe('firefox', () => {
   /** Firefox granting the microphone without a prompt; `insecure.test` is this machine (network.dns.localDomains), over plain http. */
   let granting;
@@ -215,26 +245,7 @@ describe('firefox', () => {
   // One browser at a time: Firefox is closed before WebKit starts.
   after(() => Promise.all([granting?.close(), denying?.close()]));
 
-  test('firefox: Permissions-Policy: microphone=() is not enforced (no policy object): the call starts, nothing told', async (t) => {
-    const result = told(t, await granting(widgetPage('/site-no-microphone')));
-    assert.equal(result.policy, null);
-    assert.equal(result.permission, 'prompt');
-    callStarts(result);
-  });
-
-  test('firefox: a cross-origin iframe without allow="microphone": told as the iframe\'s block after the press, with the iframe fix', async (t) => {
-    const result = told(t, await granting(cms(false), true));
-    assert.equal(result.framed, true);
-    assert.equal(result.policy, null);
-    blockedFrameTold(result);
-  });
-
-  test('firefox: the same iframe with allow="microphone": the call starts', async (t) => {
-    const result = told(t, await granting(cms(true), true));
-    assert.equal(result.permission, 'prompt');
-    assert.ok(result.devices.includes('audioinput'));
-    callStarts(result);
-  });
+  policyCases('firefox', () => granting, 'prompt');
 
   test('firefox: an insecure page (http://insecure.test): told before the press, with the reason', async (t) => {
     insecureTold(told(t, await granting(`${site.url.replace('127.0.0.1', 'insecure.test')}/site?capture`)));
@@ -262,25 +273,7 @@ describe('webkit', () => {
     granting = await webkit();
   });
 
-  test('webkit: Permissions-Policy: microphone=() is not enforced (no policy object): the call starts, nothing told', async (t) => {
-    const result = told(t, await granting(widgetPage('/site-no-microphone')));
-    assert.equal(result.policy, null);
-    assert.equal(result.permission, 'prompt');
-    callStarts(result);
-  });
-
-  test('webkit: a cross-origin iframe without allow="microphone": told as the iframe\'s block after the press, with the iframe fix', async (t) => {
-    const result = told(t, await granting(cms(false), true));
-    assert.equal(result.framed, true);
-    assert.equal(result.policy, null);
-    blockedFrameTold(result);
-  });
-
-  test('webkit: the same iframe with allow="microphone": the call starts', async (t) => {
-    const result = told(t, await granting(cms(true), true));
-    assert.ok(result.devices.includes('audioinput'));
-    callStarts(result);
-  });
+  policyCases('webkit', () => granting);
 
   test('webkit: an insecure page (http://insecure.test through a proxy): told before the press, with the reason', async (t) => {
     await granting.close(); // one session at a time
