@@ -415,6 +415,11 @@ async function observe(agentId: string, steps: Steps = {}): Promise<Observation>
         await until(() => root.querySelector('[part~="panel"]') && !root.querySelector('.placeholder'), 'panel open', 2000);
         await el.updateComplete;
       }
+      // The panel reads the microphone's permission once open (the devices toggle before a call shows where it is
+      // granted): after that read, a task later, the panel is as it stays.
+      await navigator.permissions.query({ name: 'microphone' as PermissionName }).catch(() => null);
+      await new Promise((resolve) => setTimeout(resolve));
+      await el.updateComplete;
       record('open');
       if (steps.pressStart === false) return;
       const start = $<HTMLButtonElement>(el, '[part~="start-button"]');
