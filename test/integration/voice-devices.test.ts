@@ -9,7 +9,7 @@
 import { expect } from '@open-wc/testing';
 import { PANEL_LABELS } from '../../src/config/panel-labels.js';
 import type { VoiceAgentDeviceEvent } from '../../src/events/device.js';
-import { engine, until } from '../helpers.js';
+import { itExcept, until } from '../helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import { mountWidget, openPanel } from '../widget-helpers.js';
 import { endCall, live, openCall, part, startCall, watchEachCall } from './voice-helpers.js';
@@ -49,11 +49,11 @@ async function microphones(): Promise<MediaDeviceInfo[]> {
   return (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'audioinput' && d.deviceId && d.deviceId !== 'default');
 }
 
-/** What this engine cannot do here, by test: its name and why (a skip that says so, never a silent one). */
-const ONE_MICROPHONE = engine === 'webkit' ? 'webkit: WebKitGTK\'s mock capture lists one microphone' : '';
-const NO_SINK = engine === 'webkit' ? 'webkit: no setSinkId on media elements (the speaker list is not offered)' : '';
-/** `it`, or `it.skip` with the reason in its title. */
-const itUnless = (reason: string) => (title: string, body: Mocha.Func): Mocha.Test => (reason ? it.skip(`${title} [${reason}]`, body) : it(title, body));
+/** What this engine cannot do here, by test: `it`, or `it.skip` titled with the engine and why (never a silent skip). */
+const itUnless = {
+  ONE_MICROPHONE: itExcept(['webkit'], "WebKitGTK's mock capture lists one microphone"),
+  NO_SINK: itExcept(['webkit'], 'no setSinkId on media elements (the speaker list is not offered)'),
+};
 
 describe('voice call devices', () => {
   const watch = watchEachCall();
@@ -82,7 +82,7 @@ describe('voice call devices', () => {
     await endCall(el);
   });
 
-  itUnless(ONE_MICROPHONE)('a microphone chosen mid-call: capture moves to it, the call and its chunks go on, the choice told and kept for the next call', async function () {
+  itUnless.ONE_MICROPHONE('a microphone chosen mid-call: capture moves to it, the call and its chunks go on, the choice told and kept for the next call', async function () {
     this.timeout(30000);
     const inputs = await microphones();
     expect(inputs.length, 'microphones to choose between').to.be.at.least(2);
@@ -116,7 +116,7 @@ describe('voice call devices', () => {
     await endCall(el);
   });
 
-  itUnless(NO_SINK)('a speaker chosen: setSinkId with its id on the call\'s output, told and kept', async function () {
+  itUnless.NO_SINK('a speaker chosen: setSinkId with its id on the call\'s output, told and kept', async function () {
     this.timeout(20000);
     const { sinks, restore } = recordSinks();
     try {
@@ -146,7 +146,7 @@ describe('voice call devices', () => {
     }
   });
 
-  itUnless(ONE_MICROPHONE)('host API: microphoneId set by the page mid-call moves capture and reflects it; set before a call, the next call asks for it', async function () {
+  itUnless.ONE_MICROPHONE('host API: microphoneId set by the page mid-call moves capture and reflects it; set before a call, the next call asks for it', async function () {
     this.timeout(30000);
     const inputs = await microphones();
     const el = await mountWidget('agent_minimal');
@@ -171,7 +171,7 @@ describe('voice call devices', () => {
     await endCall(el);
   });
 
-  itUnless(NO_SINK)('host API: speakerId routes the output at once (setSinkId), before and during a call; a bad value is told and ignored', async function () {
+  itUnless.NO_SINK('host API: speakerId routes the output at once (setSinkId), before and during a call; a bad value is told and ignored', async function () {
     this.timeout(20000);
     const { sinks, restore } = recordSinks();
     const warned: string[] = [];
@@ -200,7 +200,7 @@ describe('voice call devices', () => {
     }
   });
 
-  itUnless(ONE_MICROPHONE)('before a call, once the microphone is granted: the sheet beside the call button, its microphone taken by the next call', async function () {
+  itUnless.ONE_MICROPHONE('before a call, once the microphone is granted: the sheet beside the call button, its microphone taken by the next call', async function () {
     this.timeout(30000);
     const inputs = await microphones();
     const { el } = await openCall('agent_minimal');
@@ -245,7 +245,7 @@ describe('voice call devices', () => {
     }
   });
 
-  itUnless(ONE_MICROPHONE)('<html data-voice-agent-no-storage>: the choice holds for the call, nothing is written', async function () {
+  itUnless.ONE_MICROPHONE('<html data-voice-agent-no-storage>: the choice holds for the call, nothing is written', async function () {
     this.timeout(20000);
     const inputs = await microphones();
     document.documentElement.setAttribute('data-voice-agent-no-storage', '');
