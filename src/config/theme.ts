@@ -56,11 +56,12 @@ export function resolveTheme(config: WidgetConfig): Theme {
 
 /**
  * `:host { --_<token>: var(--voice-agent-<token>, value); ... }` for one element's adopted stylesheet: the page's
- * property wins, else the value of `resolveTheme` (validated colours and px lengths only). With `errorMix` (percent,
- * `errorTextMix`), also the private `--_error-mix` that the error text's `color-mix` reads (30% when absent).
+ * property wins, else the value of `resolveTheme` (validated colours and px lengths only). With `mixes` (percents of
+ * `textMix`), also the private `--_error-mix` and `--_subtle-mix` that the error and the subtle text's `color-mix`
+ * read (30% and 0% when absent).
  */
-export function themeRule(theme: Theme, errorMix?: number): string {
-  const mix = errorMix === undefined ? '' : `--_error-mix:${errorMix}%;`;
+export function themeRule(theme: Theme, mixes?: readonly [error: number, subtle: number]): string {
+  const mix = mixes ? `--_error-mix:${mixes[0]}%;--_subtle-mix:${mixes[1]}%;` : '';
   return `:host{${Object.entries(theme).map(([name, value]) => `--_${name}:var(--voice-agent-${name},${value});`).join('')}${mix}}`;
 }
 
@@ -96,19 +97,20 @@ export function contrastRatio(a: Rgb, b: Rgb): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
-/** The contrast error text needs on the panel (WCAG 2.2 1.4.3, normal text). */
-export const ERROR_TEXT_CONTRAST = 4.5;
+/** The contrast the widget's error and subtle texts need where they are drawn (WCAG 2.2 1.4.3, normal text). */
+export const TEXT_CONTRAST = 4.5;
 
 /**
- * How much of the text colour (`base_primary`) the error text mixes into `base_error`, in percent (0, 5 … 100): the
- * least that gives `ERROR_TEXT_CONTRAST` on the panel's background (`base`), as CSS `color-mix(in srgb, …)` mixes. 0
- * when `base_error` alone has that contrast: the error colour is then drawn as itself. 100 when even the text colour
- * falls short (a theme whose text itself is unreadable).
+ * How much of the text colour (`base_primary`) a text mixes into its own colour (`base_error` for error text,
+ * `base_subtle` for the subtle texts: status, notices, hints), in percent (0, 5 … 100): the least that gives
+ * `TEXT_CONTRAST` on each of `backgrounds` (the panel's `base`, and `base_active` where subtle text sits on it: a
+ * disabled button), as CSS `color-mix(in srgb, …)` mixes. 0 when the colour alone has that contrast: it is then drawn
+ * as itself. 100 when even the text colour falls short (a theme whose text itself is unreadable).
  */
-export function errorTextMix(error: Rgb, text: Rgb, background: Rgb): number {
+export function textMix(color: Rgb, text: Rgb, ...backgrounds: Rgb[]): number {
   for (let percent = 0; percent < 100; percent += 5) {
-    const mixed = error.map((c, i) => c + ((text[i]! - c) * percent) / 100) as unknown as Rgb;
-    if (contrastRatio(mixed, background) >= ERROR_TEXT_CONTRAST) return percent;
+    const mixed = color.map((c, i) => c + ((text[i]! - c) * percent) / 100) as unknown as Rgb;
+    if (backgrounds.every((background) => contrastRatio(mixed, background) >= TEXT_CONTRAST)) return percent;
   }
   return 100;
 }

@@ -1,15 +1,21 @@
 import { css } from 'lit';
 
 /**
- * What the conversation's parts share (rows, the accent buttons, fields, links), loaded with them (parts/conversation.ts):
+ * What the conversation's parts share (the modal dialogs' frame, rows, the accent buttons, fields, links), loaded with them (parts/conversation.ts):
  * first of their styles, so the cascade stays as it was in one list.
  */
 export const conversationSharedStyles = css`
-  .terms {
+  dialog {
+    max-width: min(440px, 90vw);
+    padding: 20px;
     border: 1px solid var(--_base-border);
+    border-radius: var(--_sheet-radius);
     background: var(--_base);
     color: var(--_base-primary);
     box-shadow: 0 6px 24px #0002;
+  }
+  dialog::backdrop {
+    background: #0006;
   }
   .header,
   .conversation-id,
@@ -39,7 +45,7 @@ export const conversationSharedStyles = css`
   .primary:disabled {
     border-color: var(--_base-border);
     background: var(--_base-active);
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
   }
   select {
     border-color: var(--_base-border);
@@ -51,6 +57,8 @@ export const conversationSharedStyles = css`
     border-radius: var(--_dropdown-sheet-radius);
   }
   .link {
+    min-width: 24px;
+    min-height: 24px;
     border: 0;
     background: none;
     color: var(--_base-primary);
@@ -72,7 +80,7 @@ export const conversationSharedStyles = css`
     background: var(--_base);
   }
   ::placeholder {
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
     opacity: 1;
   }
   .terms-actions {

@@ -28,6 +28,9 @@ export const sharedStyles = css`
        the theme controller; 30% where it could not read the colours), so it stays readable (WCAG AA). Error borders
        and marks draw base_error itself. */
     --_error-text: color-mix(in srgb, var(--_base-error), var(--_base-primary) var(--_error-mix, 30%));
+    /* Subtle text (status, notices, hints, a disabled button's label): base_subtle, mixed with the text colour only as
+       much as 4.5:1 on base and on base_active needs (--_subtle-mix, decided by the theme controller). */
+    --_subtle-text: color-mix(in srgb, var(--_base-subtle), var(--_base-primary) var(--_subtle-mix, 0%));
     position: fixed;
     z-index: 2147483000;
     display: flex;

@@ -24,6 +24,7 @@ import type { VoiceAgentConversationEvent } from '../../src/events/index.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 import { captureConsole, loadFixture, until } from '../helpers.js';
 import { $, $$, mountWidget, openPanel, sendText, serviceUrl } from '../widget-helpers.js';
+import { parseComputedColor } from '../wcag-helpers.js';
 
 type Widget = Record<string, unknown>;
 type Probe = (el: VoiceAgentWidget) => unknown;
@@ -130,7 +131,7 @@ async function endByVisitor(el: VoiceAgentWidget): Promise<void> {
 async function toComment(el: VoiceAgentWidget): Promise<void> {
   await endByVisitor(el);
   await until(() => part(el, 'feedback'), 'rating sheet');
-  $(el, '[part~="feedback"] button[aria-label="3/5"]')!.click();
+  $(el, '[part~="feedback"] button[aria-label="3 out of 5 stars"]')!.click();
   await el.updateComplete;
 }
 
@@ -569,7 +570,10 @@ const EFFECTS: Record<string, FieldCheck> = {
   'styles.base_hover': pointed('base_hover', 'the launcher background under the mouse', (el) => $(el, '.launcher')),
   'styles.base_active': color('base_active', 'the agent bubble background', greeting, 'backgroundColor'),
   'styles.base_border': color('base_border', 'the panel border', panel, 'borderTopColor'),
-  'styles.base_subtle': color('base_subtle', 'the banner text colour', async (el) => part(await opened(el), 'banner'), 'color'),
+  // A subtle colour that reads at 4.5:1 where subtle text sits (red would be mixed with the text colour to get there),
+  // drawn through color-mix (computed as color(srgb …)): compared as 0-255 channels.
+  'styles.base_subtle': sees('the banner text colour is styles.base_subtle', { styles: { base_subtle: '#b91c1c' } },
+    async (el) => parseComputedColor(style(part(await opened(el), 'banner')).color)!.map(Math.round), [185, 28, 28, 1]),
   'styles.base_primary': color('base_primary', 'the panel text colour', panel, 'color'),
   // Its text is base_error, mixed towards the text colour only as much as 4.5:1 needs (WCAG AA); the border is base_error itself
   // (as the frames of error notices, voice failures and the failed panel are).

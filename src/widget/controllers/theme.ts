@@ -1,34 +1,29 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
-import { errorTextMix, parseColor, resolveTheme, themeRule, type Theme } from '../../config/theme.js';
+import { parseColor, resolveTheme, textMix, themeRule, type Theme } from '../../config/theme.js';
 import type { WidgetConfig } from '../../config/types.js';
 import { resolveWidgetConfig } from '../../config/validate.js';
 
 /** The theme of the defaults, for the loading and error states (computed once, on first use). */
 let defaultConfig: WidgetConfig | null = null;
 
-/** The last colours `errorMixOf` was asked about and its answer: an update of the same theme reads no colour again. */
-let lastMix: [colors: string, mix: number | undefined] = ['', undefined];
-
 /**
- * The error text's mix (`errorTextMix`) for a theme, or undefined where one of its colours is of a form `parseColor`
- * does not read (a name, `hsl()`…): 30% then.
+ * The error and subtle texts' mixes (`textMix`) for a theme: error text on `base`, subtle text on `base` and
+ * `base_active`; undefined where one of its colours is of a form `parseColor` does not read (a name, `hsl()`…): the
+ * style's defaults (30%, 0%) then. Asked once per configuration (the controller's own check), a few µs.
  */
-function errorMixOf(theme: Theme): number | undefined {
-  const colors = `${theme['base']} ${theme['base-error']} ${theme['base-primary']}`;
-  if (lastMix[0] === colors) return lastMix[1];
+function mixesOf(theme: Theme): readonly [number, number] | undefined {
   const background = parseColor(theme['base']!);
-  const error = background && parseColor(theme['base-error']!, background);
-  const text = background && parseColor(theme['base-primary']!, background);
-  lastMix = [colors, error && text ? errorTextMix(error, text, background) : undefined];
-  return lastMix[1];
+  const [active, error, subtle, text] = ['active', 'error', 'subtle', 'primary'].map((name) => background && parseColor(theme[`base-${name}`]!, background));
+  return active && error && subtle && text ? [textMix(error, text, background!), textMix(subtle, text, background!, active)] : undefined;
 }
 
 /**
  * The element's own adopted stylesheet holding the theme tokens (config/theme.ts; DESIGN.md rule 6): the page's
  * `--voice-agent-*` property wins, then the configuration's validated value, then the default. CSP-safe: no inline
  * `<style>` and no `style` attribute. Written after each update, only when the rule changed. It also decides how much
- * of the text colour the error text needs (`errorTextMix` of the configuration's colours, read by `parseColor`, no
- * canvas: nothing costly before the launcher is usable): `base_error` is drawn as itself wherever it is readable on `base`.
+ * of the text colour the error and subtle texts need (`textMix` of the configuration's colours, read by `parseColor`,
+ * no canvas: nothing costly before the launcher is usable): `base_error` and `base_subtle` are drawn as themselves
+ * wherever they are readable (4.5:1) where they sit.
  */
 export class ThemeController implements ReactiveController {
   #sheet: CSSStyleSheet | null = null;
@@ -52,7 +47,7 @@ export class ThemeController implements ReactiveController {
     if (config === this.#for) return;
     this.#for = config;
     const theme = resolveTheme(config);
-    const rule = themeRule(theme, errorMixOf(theme));
+    const rule = themeRule(theme, mixesOf(theme));
     if (rule !== this.#rule) this.#sheet.replaceSync((this.#rule = rule));
   }
 }

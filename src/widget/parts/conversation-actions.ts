@@ -60,7 +60,7 @@ export const conversationActionsStyles = css`
   .banner {
     align-self: center;
     margin-bottom: 8px;
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
     font-size: 11px;
     text-align: center;
   }

@@ -44,8 +44,8 @@ export function deviceSheet({ texts, microphones, speakers, chosen, onChoose, le
 
 export const deviceSheetStyles = css`
   .devices {
-    display: flex;
-    flex-wrap: wrap;
+    display: grid;
+    grid-template-columns: auto 1fr;
     gap: 8px 12px;
     align-items: center;
     margin: 0 16px 8px;
@@ -68,10 +68,10 @@ export const deviceSheetStyles = css`
   }
   .device {
     display: flex;
-    flex: 1 1 160px;
+    grid-column: 2;
     flex-direction: column;
     gap: 2px;
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
   }
   .device select {
     min-height: 28px;

@@ -85,14 +85,14 @@ export const headerStyles = css`
     flex: 1;
     min-width: 5em;
     margin: 0;
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
     font-size: 13px;
   }
   .conversation-id {
     justify-content: space-between;
     margin: 0;
     padding: 4px 16px;
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
     font-size: 12px;
   }
 `;

@@ -84,7 +84,7 @@ export const launcherStyles = css`
     clip-path: inset(50%);
   }
   .launcher:disabled {
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
   }
   .dismiss {
     width: 28px;

@@ -168,7 +168,7 @@ export const messageStyles = css`
   .notice {
     align-self: center;
     margin: 4px 0;
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
     font-size: 12px;
   }
   .notice.error,

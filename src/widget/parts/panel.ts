@@ -85,7 +85,7 @@ export const panelStyles = css`
     justify-content: center;
     gap: 10px;
     padding: 16px;
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
   }
   [role='alert'].placeholder {
     flex: 0 1 auto;

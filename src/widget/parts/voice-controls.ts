@@ -96,7 +96,7 @@ export const voiceControlsStyles = css`
   }
   p.help {
     border: 0;
-    color: var(--_base-subtle);
+    color: var(--_subtle-text);
   }
   .mute svg,
   .devices-toggle svg {

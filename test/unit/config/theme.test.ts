@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { ERROR_TEXT_CONTRAST, contrastRatio, errorTextMix, parseColor, type Rgb } from '../../../src/config/theme.js';
+import { TEXT_CONTRAST, contrastRatio, textMix, parseColor, type Rgb } from '../../../src/config/theme.js';
 
 const WHITE: Rgb = [255, 255, 255];
 const BLACK: Rgb = [0, 0, 0];
@@ -36,27 +36,37 @@ describe('contrastRatio (WCAG 2.x)', () => {
   });
 });
 
-describe('errorTextMix', () => {
+describe('textMix', () => {
   it('is 0 when base_error alone reads at 4.5:1 on base: the error colour is drawn as itself', () => {
     const darkRed: Rgb = [0xb9, 0x1c, 0x1c]; // #b91c1c: 6.5:1 on white
-    expect(errorTextMix(darkRed, BLACK, WHITE)).to.equal(0);
+    expect(textMix(darkRed, BLACK, WHITE)).to.equal(0);
   });
 
   it('mixes in the least share of the text colour that reaches 4.5:1 (the default red on white)', () => {
-    const percent = errorTextMix(RED, BLACK, WHITE);
+    const percent = textMix(RED, BLACK, WHITE);
     expect(percent).to.be.greaterThan(0);
-    expect(contrastRatio(mix(RED, BLACK, percent), WHITE)).to.be.at.least(ERROR_TEXT_CONTRAST);
-    expect(contrastRatio(mix(RED, BLACK, percent - 5), WHITE), 'one step less falls short').to.be.below(ERROR_TEXT_CONTRAST);
+    expect(contrastRatio(mix(RED, BLACK, percent), WHITE)).to.be.at.least(TEXT_CONTRAST);
+    expect(contrastRatio(mix(RED, BLACK, percent - 5), WHITE), 'one step less falls short').to.be.below(TEXT_CONTRAST);
   });
 
   it('on a dark theme mixes towards the light text colour', () => {
     const base: Rgb = [0x11, 0x18, 0x27];
-    const percent = errorTextMix([0x99, 0x1b, 0x1b], WHITE, base);
+    const percent = textMix([0x99, 0x1b, 0x1b], WHITE, base);
     expect(percent).to.be.greaterThan(0);
-    expect(contrastRatio(mix([0x99, 0x1b, 0x1b], WHITE, percent), base)).to.be.at.least(ERROR_TEXT_CONTRAST);
+    expect(contrastRatio(mix([0x99, 0x1b, 0x1b], WHITE, percent), base)).to.be.at.least(TEXT_CONTRAST);
+  });
+
+  it('subtle text: the least mix that reads at 4.5:1 on every background given (the default grey on white and on base_active)', () => {
+    const grey: Rgb = [0x6b, 0x72, 0x80]; // #6b7280: 4.8:1 on white, 4.4:1 on #f3f4f6 (a disabled button)
+    const active: Rgb = [0xf3, 0xf4, 0xf6];
+    expect(textMix(grey, BLACK, WHITE), 'on white alone it is readable as itself').to.equal(0);
+    const percent = textMix(grey, BLACK, WHITE, active);
+    expect(percent).to.equal(5);
+    expect(contrastRatio(mix(grey, BLACK, percent), active)).to.be.at.least(TEXT_CONTRAST);
+    expect(contrastRatio(grey, active)).to.be.below(TEXT_CONTRAST);
   });
 
   it('is 100 when even the text colour falls short (an unreadable theme): the text colour, the best there is', () => {
-    expect(errorTextMix(RED, [200, 200, 200], WHITE)).to.equal(100);
+    expect(textMix(RED, [200, 200, 200], WHITE)).to.equal(100);
   });
 });

@@ -60,7 +60,7 @@ describe('ThemeController', () => {
   it('mixes the text colour into the error text only where base_error falls short of 4.5:1 on base', async () => {
     const config = { current: null as WidgetConfig | null };
     const { host } = await mountTheme(config);
-    // The default red (#ef4444) on white is 3.8:1: some black is mixed in (errorTextMix decides how much).
+    // The default red (#ef4444) on white is 3.8:1: some black is mixed in (textMix decides how much).
     expect(token(host, 'error-mix')).to.match(/^[1-9]\d*%$/);
     config.current = configOf({ styles: { base_error: '#b91c1c' } });
     host.requestUpdate();
@@ -74,5 +74,20 @@ describe('ThemeController', () => {
     host.requestUpdate();
     await host.updateComplete;
     expect(token(host, 'error-mix'), 'a colour name is not read: no mix decided (the styles fall back to 30%)').to.equal('');
+  });
+
+  it('mixes the text colour into the subtle text only where base_subtle falls short of 4.5:1 on base or base_active', async () => {
+    const config = { current: null as WidgetConfig | null };
+    const { host } = await mountTheme(config);
+    // The default grey (#6b7280) is 4.8:1 on white but 4.4:1 on the default base_active (#f3f4f6).
+    expect(token(host, 'subtle-mix')).to.equal('5%');
+    config.current = configOf({ styles: { base_subtle: '#4b5563' } });
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(token(host, 'subtle-mix'), 'a darker grey reads on both: drawn as itself').to.equal('0%');
+    config.current = configOf({ styles: { base_subtle: '#d1d5db' } });
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(parseInt(token(host, 'subtle-mix'), 10), 'a pale grey (1.5:1): much of the text colour').to.be.at.least(50);
   });
 });

@@ -1,0 +1,165 @@
+/**
+ * Checks of WCAG 2.2 success criteria that axe-core cannot judge (issue 20), read from the rendered widget as a person
+ * meets it: target size by 2.5.8's own rule, and text contrast against what is actually painted behind each text.
+ */
+
+/** The widget's pointer targets: what a visitor can click or tap. */
+const TARGETS = 'button, a[href], input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="link"], [tabindex]:not([tabindex="-1"])';
+
+/** Every element of `root` matching `selector`, nested shadow roots included. */
+function deepAll(root: ParentNode, selector: string): Element[] {
+  const found: Element[] = [...root.querySelectorAll(selector)];
+  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) found.push(...deepAll(el.shadowRoot, selector));
+  return found;
+}
+
+/** Shown on screen: rendered, not `visibility: hidden`, with a box. */
+function shown(el: Element): boolean {
+  const rect = el.getBoundingClientRect();
+  return rect.width > 0 && rect.height > 0 && el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
+}
+
+/**
+ * 2.5.8's inline exception: a target in a sentence, sized by the line height of the text around it (a link in an agent's
+ * reply): an inline box whose block holds text of its own beside the target.
+ */
+function inline(el: Element): boolean {
+  if (getComputedStyle(el).display !== 'inline') return false;
+  const block = el.parentElement!;
+  return [...block.childNodes].some((n) => n !== el && (n.textContent ?? '').trim() !== '');
+}
+
+/** A target that fails WCAG 2.2 2.5.8 (Target Size, Minimum): what it is and why. */
+export interface TargetSizeFailure {
+  target: string;
+  size: string;
+  reason: string;
+}
+
+const describe = (el: Element): string => `${el.localName}${el.getAttribute('part') ? `[part="${el.getAttribute('part')}"]` : ''} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+
+/**
+ * The targets of `root` that fail 2.5.8: each is at least 24 × 24 CSS px, or (the spacing exception) a 24 px circle
+ * centred on its bounding box intersects no other target and no other undersized target's circle. Inline targets in a
+ * sentence are exempt, as the criterion says. An empty array is a pass.
+ */
+export function targetSizeFailures(root: ParentNode): TargetSizeFailure[] {
+  const targets = deepAll(root, TARGETS).filter((el) => shown(el) && !inline(el));
+  const boxes = targets.map((el) => ({ el, rect: el.getBoundingClientRect() }));
+  const small = (r: DOMRect): boolean => r.width < 23.99 || r.height < 23.99;
+  const centre = (r: DOMRect): [number, number] => [r.left + r.width / 2, r.top + r.height / 2];
+  /** Distance from a point to a rectangle (0 inside it). */
+  const toRect = ([x, y]: [number, number], r: DOMRect): number => Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom));
+  const failures: TargetSizeFailure[] = [];
+  for (const { el, rect } of boxes) {
+    if (!small(rect)) continue;
+    const c = centre(rect);
+    for (const other of boxes) {
+      if (other.el === el || other.el.contains(el) || el.contains(other.el)) continue;
+      const reason = toRect(c, other.rect) < 12
+        ? `its 24 px circle meets ${describe(other.el)}`
+        : small(other.rect) && Math.hypot(c[0] - centre(other.rect)[0], c[1] - centre(other.rect)[1]) < 24
+          ? `its 24 px circle meets the circle of ${describe(other.el)}`
+          : '';
+      if (reason) {
+        failures.push({ target: describe(el), size: `${rect.width.toFixed(1)} × ${rect.height.toFixed(1)}`, reason });
+        break;
+      }
+    }
+  }
+  return failures;
+}
+
+type Rgba = [number, number, number, number];
+
+/** A computed colour (`rgb()`, `rgba()` or `color(srgb …)`, the forms engines compute) as 0-255 channels and alpha. */
+export function parseComputedColor(value: string): Rgba | null {
+  const numbers = value.match(/-?[\d.]+(?:e-?\d+)?%?/g)?.map((n) => (n.endsWith('%') ? parseFloat(n) / 100 : parseFloat(n)));
+  if (!numbers) return null;
+  if (value.startsWith('rgb')) return [numbers[0]!, numbers[1]!, numbers[2]!, numbers[3] ?? 1];
+  if (value.startsWith('color(srgb')) return [numbers[0]! * 255, numbers[1]! * 255, numbers[2]! * 255, numbers[3] ?? 1];
+  return null;
+}
+
+/** `top` painted over the opaque `bottom`. */
+const over = (top: Rgba, bottom: Rgba): Rgba => [0, 1, 2].map((i) => top[i]! * top[3] + bottom[i]! * (1 - top[3])).concat(1) as Rgba;
+
+const luminance = ([r, g, b]: Rgba): number => {
+  const lin = (c: number): number => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+};
+
+/** WCAG 2.x contrast ratio of two opaque colours. */
+export const contrast = (a: Rgba, b: Rgba): number => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+};
+
+/** The parent across a shadow boundary (a shadow root's host), for the walk to what is painted behind. */
+const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
+
+/** One visible text of the widget and its contrast against what is painted behind it. */
+export interface TextContrast {
+  text: string;
+  ratio: number;
+  /** 4.5, or 3 for large text (24 px, or 18.66 px bold): WCAG 1.4.3. */
+  needed: number;
+  color: string;
+  background: string;
+}
+
+/**
+ * The contrast of every visible text in `root` (nested shadow roots included) against the colour painted behind it:
+ * the background colours of its ancestors up through the host page to the canvas (white), composited, and the text's
+ * own colour with its opacity. Texts of disabled controls count too (1.4.3 exempts them, but a visitor still reads
+ * "Send" to know where to send); texts over a background image are left out (the orb has none; a gradient has no one
+ * colour), as are visually hidden texts.
+ */
+export function textContrasts(root: ParentNode): TextContrast[] {
+  const results: TextContrast[] = [];
+  const walkRoots = [root, ...deepAll(root, '*').filter((e) => e.shadowRoot).map((e) => e.shadowRoot!)];
+  for (const r of walkRoots) {
+    const walker = document.createTreeWalker(r, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent!.trim();
+      const el = node.parentElement;
+      if (!text || !el || !shown(el)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const box = range.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) continue;
+      const style = getComputedStyle(el);
+      let color = parseComputedColor(style.color);
+      if (!color) throw new Error(`a colour this check cannot read: ${style.color}`);
+      // Opacity of the text's element and its ancestors fades the text into what is behind it.
+      const layers: Rgba[] = [];
+      let opacity = 1;
+      let image = false;
+      for (let at: Element | null = el; at; at = parentOf(at)) {
+        const s = getComputedStyle(at);
+        opacity *= parseFloat(s.opacity);
+        if (s.backgroundImage !== 'none' && !s.backgroundImage.startsWith('url("data:image/svg')) image = true;
+        const bg = parseComputedColor(s.backgroundColor);
+        if (bg && bg[3] > 0) layers.push(bg);
+      }
+      if (image) continue;
+      let behind: Rgba = [255, 255, 255, 1];
+      for (const layer of layers.reverse()) behind = over(layer, behind);
+      color = over([color[0], color[1], color[2], color[3] * opacity], behind);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && parseInt(style.fontWeight, 10) >= 700);
+      results.push({
+        text: text.slice(0, 40),
+        ratio: contrast(color, behind),
+        needed: large ? 3 : 4.5,
+        color: `rgb(${color.slice(0, 3).map(Math.round).join(' ')})`,
+        background: `rgb(${behind.slice(0, 3).map(Math.round).join(' ')})`,
+      });
+    }
+  }
+  return results;
+}
+
+/** The texts of `root` below their needed contrast, as readable lines (an empty array is a pass). */
+export const lowContrast = (root: ParentNode): string[] =>
+  textContrasts(root).filter((t) => t.ratio < t.needed).map((t) => `"${t.text}" ${t.ratio.toFixed(2)}:1 < ${t.needed}:1 (${t.color} on ${t.background})`);
