@@ -43,6 +43,8 @@ export const PANEL_LABELS = {
   default_device: 'Default',
   /** Where the agent takes text: the other way forward. */
   type_instead: 'You can type instead.',
+  /** The name of each star of the end-of-conversation rating (PROTOCOL.md section 4); `{rating}` is 1 … 5. */
+  rating_stars: '{rating} out of 5 stars',
 };
 
 /** Every label the conversation panel shows: the element's (`Labels`) and the panel's own (`PANEL_LABELS`). */

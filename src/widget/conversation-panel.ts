@@ -4,7 +4,7 @@ import type { AttributeValues } from '../config/attributes.js';
 import { browserFamily } from '../audio/microphone.js';
 import { panelLabels } from '../config/panel-labels.js';
 import { offeredLanguages } from '../config/language.js';
-import { fillDynamicVariables, firstMessageFor } from '../config/texts.js';
+import { fillDynamicVariables, firstMessageFor, stripAudioTags } from '../config/texts.js';
 import type { ClientToolStore } from './client-tools.js';
 import { ClipboardController } from './controllers/clipboard.js';
 import { ConversationController } from './controllers/conversation.js';
@@ -82,7 +82,7 @@ export class ConversationPanel implements ReactiveController {
     this.#voice = new VoiceController(host, () => this.#showStatus());
     this.#terms = new TermsController(host, () => this.firstControl());
     this.#starter = new StartController(host, { terms: this.#terms, conversation: this.#conversation, voice: this.#voice, tools, attributes: () => shell.attributes() });
-    this.#feedback = new FeedbackController(host);
+    this.#feedback = new FeedbackController(host, () => this.firstControl());
     this.#follow = new FollowTranscriptController(host);
     this.#clipboard = new ClipboardController(host);
     this.#mobile = new MediaQueryController(host, MOBILE_QUERY);
@@ -96,11 +96,6 @@ export class ConversationPanel implements ReactiveController {
   /** True while a voice call is on (the root's `live` class). */
   get live(): boolean {
     return this.#voice.state === 'on';
-  }
-
-  /** True while the terms dialog is open (Escape closes it, not the panel). */
-  get termsOpen(): boolean {
-    return this.#terms.open;
   }
 
   /**
@@ -140,8 +135,9 @@ export class ConversationPanel implements ReactiveController {
     this.firstControl()?.focus();
   }
 
+  /** The panel's keys, unless a modal dialog is open (its Escape closes the dialog, not the panel). */
   readonly #onPanelKeydown = (event: KeyboardEvent): void => {
-    if (!this.#terms.open) this.shell.onKeydown(event);
+    if (!this.#terms.modal.open && !this.#feedback.modal.open) this.shell.onKeydown(event);
   };
 
   readonly #copyCode = (code: string): void => void this.#clipboard.copy(code, 'code block');
@@ -205,7 +201,7 @@ export class ConversationPanel implements ReactiveController {
     // while the visitor's refusal is what is shown.
     const devicesBeforeCall = !flags.active && flags.voiceAllowed && !unavailable && voice.devices.granted && problem !== 'microphone_denied';
     const expandable = config.expandable === 'always' || config.expandable === (this.#mobile.matches ? 'mobile' : 'desktop');
-    const rated = flags.ended && id && config.feedback_mode === 'end' && config.end_feedback ? id : null;
+    const rated = flags.ended && id && config.feedback_mode === 'end' && config.end_feedback && this.#feedback.step(id) !== 'closed' ? id : null;
     const expanded = this.shell.expanded();
     return panel({ texts, language, expanded: expandable && expanded, onKeydown: this.#onPanelKeydown, content: [
       header({
@@ -218,7 +214,11 @@ export class ConversationPanel implements ReactiveController {
         ? conversationId({ texts, conversationId: id, copied: this.#clipboard.isCopied('conversation id'), onCopy: () => void this.#clipboard.copy(id, 'conversation id') })
         : nothing,
       flags.orb
-        ? audioOrb({ levelTarget: voice.levelTarget, orbRef: this.#orbRef })
+        ? audioOrb({
+            // The last 20 complete agent lines: what a screen reader announces as each is added.
+            spoken: entries.filter((t) => t.role === 'agent' && !t.streaming).slice(-20).map((t) => (config.strip_audio_tags ? stripAudioTags(t.text) : t.text)),
+            label: texts.transcript, levelTarget: voice.levelTarget, orbRef: this.#orbRef,
+          })
         : transcript({
             entries: config.transcript_enabled ? entries : entries.filter((t) => t.role === 'agent').slice(-1), texts, linkPolicy,
             greeting: greeting ? { owner: config, text: greeting } : null, stripTags: config.strip_audio_tags, onScroll: this.#follow.onScroll,
@@ -241,8 +241,9 @@ export class ConversationPanel implements ReactiveController {
         : nothing,
       rated
         ? feedbackSheet({
-            step: this.#feedback.step(rated), texts, onRate: (n) => this.#feedback.rate(rated, n), onBack: () => this.#feedback.back(),
-            onSubmit: (comment) => void this.#feedback.submit(value.endpoint.serverUrl, comment),
+            step: this.#feedback.step(rated), texts, rating: this.#feedback.rating(rated), onRate: (n) => this.#feedback.rate(rated, n),
+            onBack: () => this.#feedback.back(), onSubmit: (comment) => void this.#feedback.submit(value.endpoint.serverUrl, comment),
+            onClose: () => this.#feedback.close(rated), dialogRef: this.#feedback.modal.dialogRef,
           })
         : nothing,
       conversationActions({
@@ -266,7 +267,7 @@ export class ConversationPanel implements ReactiveController {
         : nothing,
       banner({ config }),
       this.#terms.open && terms
-        ? termsDialog({ terms, texts, linkPolicy, onAccept: () => this.#terms.accept(terms), onDecline: () => this.#terms.close(), dialogRef: this.#terms.dialogRef })
+        ? termsDialog({ terms, texts, linkPolicy, onAccept: () => this.#terms.accept(terms), onDecline: () => this.#terms.close(), dialogRef: this.#terms.modal.dialogRef })
         : nothing,
     ] });
   }

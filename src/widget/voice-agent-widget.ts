@@ -77,8 +77,9 @@ import { sharedStyles } from './styles.js';
  * @csspart error - the error state shown when the configuration cannot be read
  * @csspart resend-button - the button under a visitor's message that did not reach the agent (`send_again`)
  * @csspart retry-button - the error state's button that reads the configuration again (after a failure time may mend)
- * @csspart feedback - the end-of-call rating sheet (`feedback_mode: end`)
- * @csspart star-button - each of the five star buttons of the end-of-call rating (named `1/5` … `5/5`)
+ * @csspart feedback - the end-of-call rating, a modal dialog (`feedback_mode: end`)
+ * @csspart star-button - each of the five star buttons of the end-of-call rating (named by the `rating_stars` label: "1 out of 5 stars" …)
+ * @csspart close-feedback-button - closes the end-of-call rating's dialog (named `dismiss`)
  * @csspart back-button - the rating sheet's comment step: back to the stars (`go_back`)
  * @csspart submit-button - the rating sheet's comment step: send the rating and comment (`submit`)
  * @csspart rating - the like and dislike buttons right after an agent message, under its bubble (`feedback_mode: during`)

@@ -83,7 +83,7 @@ describe('buttons named by their own labels', () => {
     await ended;
     await until(() => $(el, '[part~="feedback"]'), 'feedback sheet');
     const stars = $$(el, '[part~="star-button"]');
-    expect(stars.map((s) => s.getAttribute('aria-label'))).to.deep.equal(['1/5', '2/5', '3/5', '4/5', '5/5']);
+    expect(stars.map((s) => s.getAttribute('aria-label'))).to.deep.equal(['1 out of 5 stars', '2 out of 5 stars', '3 out of 5 stars', '4 out of 5 stars', '5 out of 5 stars']);
   });
 });
 

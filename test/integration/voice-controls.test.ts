@@ -118,6 +118,19 @@ describe('voice call controls', () => {
     await startCall(el);
     expect(part(el, 'orb')!.getAttribute('aria-hidden')).to.equal('true');
     expect(part(el, 'transcript')).to.equal(null);
+    // The agent's words still reach a screen reader: a visually hidden log, each line added once it is complete.
+    const log = part(el, 'spoken-log')!;
+    expect(log.getAttribute('role')).to.equal('log');
+    expect(log.getAttribute('aria-label')).to.equal('Transcript');
+    const box = log.getBoundingClientRect();
+    expect(box.width <= 1 && box.height <= 1, 'visually hidden').to.equal(true);
+    const firstSeen = new Map<Node, string>();
+    const watchLines = (): void => log.querySelectorAll('p').forEach((p) => !firstSeen.has(p) && firstSeen.set(p, p.textContent!));
+    watchLines();
+    new MutationObserver(watchLines).observe(log, { subtree: true, childList: true, characterData: true });
+    await until(() => log.textContent!.includes('Hello! How can I help you today?'), "the agent's first message in the log", 10000);
+    await until(() => log.querySelectorAll('p').length >= 2, "the agent's reply to the microphone's speech in the log", 15000);
+    for (const [p, text] of firstSeen) if (p.isConnected) expect(text, 'a line is added whole, never as a streamed part').to.equal(p.textContent);
   });
 
   describe('what an agent offers', () => {

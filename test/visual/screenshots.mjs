@@ -581,7 +581,7 @@ async function shootStates() {
   await page.getByRole('group', { name: 'How was this conversation?' }).waitFor();
   await shoot(page, 'feedback-rate.png');
   step = 'feedback-comment';
-  await page.getByRole('button', { name: '4/5', exact: true }).click();
+  await page.getByRole('button', { name: '4 out of 5 stars', exact: true }).click();
   await page.getByRole('textbox', { name: 'Tell us more' }).fill('Quick and clear.');
   await shoot(page, 'feedback-comment.png');
   step = 'feedback-thanks';

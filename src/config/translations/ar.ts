@@ -28,4 +28,5 @@ export default {
   speaker: 'مكبّر الصوت',
   default_device: 'الافتراضي',
   type_instead: 'يمكنك الكتابة بدلاً من ذلك.',
+  rating_stars: '{rating} من 5 نجوم',
 } satisfies Translation;

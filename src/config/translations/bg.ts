@@ -28,4 +28,5 @@ export default {
   speaker: 'Високоговорител',
   default_device: 'По подразбиране',
   type_instead: 'Можете да пишете вместо това.',
+  rating_stars: '{rating} от 5 звезди',
 } satisfies Translation;

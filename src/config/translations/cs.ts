@@ -28,4 +28,5 @@ export default {
   speaker: 'Reproduktor',
   default_device: 'Výchozí',
   type_instead: 'Můžete také psát.',
+  rating_stars: '{rating} z 5 hvězdiček',
 } satisfies Translation;

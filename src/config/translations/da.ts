@@ -28,4 +28,5 @@ export default {
   speaker: 'Højttaler',
   default_device: 'Standard',
   type_instead: 'Du kan skrive i stedet.',
+  rating_stars: '{rating} ud af 5 stjerner',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Lautsprecher',
   default_device: 'Standard',
   type_instead: 'Sie können stattdessen schreiben.',
+  rating_stars: '{rating} von 5 Sternen',
 } satisfies Translation;

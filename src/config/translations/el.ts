@@ -28,4 +28,5 @@ export default {
   speaker: 'Ηχείο',
   default_device: 'Προεπιλογή',
   type_instead: 'Μπορείτε εναλλακτικά να πληκτρολογήσετε.',
+  rating_stars: '{rating} από 5 αστέρια',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Altavoz',
   default_device: 'Predeterminado',
   type_instead: 'Si lo prefiere, puede escribir.',
+  rating_stars: '{rating} de 5 estrellas',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Kaiutin',
   default_device: 'Oletus',
   type_instead: 'Voit myös kirjoittaa.',
+  rating_stars: '{rating} viidestä tähdestä',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Speaker',
   default_device: 'Default',
   type_instead: 'Maaari ka ring mag-type.',
+  rating_stars: '{rating} sa 5 bituin',
 } satisfies Translation;

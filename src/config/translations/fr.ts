@@ -28,4 +28,5 @@ export default {
   speaker: 'Haut-parleur',
   default_device: 'Par défaut',
   type_instead: 'Vous pouvez aussi écrire.',
+  rating_stars: '{rating} sur 5 étoiles',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'רמקול',
   default_device: 'ברירת מחדל',
   type_instead: 'אפשר גם להקליד.',
+  rating_stars: '{rating} מתוך 5 כוכבים',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'स्पीकर',
   default_device: 'डिफ़ॉल्ट',
   type_instead: 'आप इसके बजाय टाइप भी कर सकते हैं।',
+  rating_stars: '5 में से {rating} स्टार',
 } satisfies Translation;

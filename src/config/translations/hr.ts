@@ -28,4 +28,5 @@ export default {
   speaker: 'Zvučnik',
   default_device: 'Zadano',
   type_instead: 'Možete i pisati.',
+  rating_stars: '{rating} od 5 zvjezdica',
 } satisfies Translation;

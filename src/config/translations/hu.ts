@@ -28,4 +28,5 @@ export default {
   speaker: 'Hangszóró',
   default_device: 'Alapértelmezett',
   type_instead: 'Írhat is helyette.',
+  rating_stars: '5-ből {rating} csillag',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Speaker',
   default_device: 'Default',
   type_instead: 'Anda juga dapat mengetik.',
+  rating_stars: '{rating} dari 5 bintang',
 } satisfies Translation;

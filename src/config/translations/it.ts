@@ -28,4 +28,5 @@ export default {
   speaker: 'Altoparlante',
   default_device: 'Predefinito',
   type_instead: 'In alternativa, è possibile scrivere.',
+  rating_stars: '{rating} su 5 stelle',
 } satisfies Translation;

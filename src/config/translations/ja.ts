@@ -28,4 +28,5 @@ export default {
   speaker: 'スピーカー',
   default_device: 'デフォルト',
   type_instead: '代わりに文字で入力することもできます。',
+  rating_stars: '5つ星のうち{rating}',
 } satisfies Translation;

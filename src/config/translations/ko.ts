@@ -28,4 +28,5 @@ export default {
   speaker: '스피커',
   default_device: '기본값',
   type_instead: '대신 텍스트를 입력할 수도 있습니다.',
+  rating_stars: '별 5개 중 {rating}개',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Pembesar suara',
   default_device: 'Lalai',
   type_instead: 'Anda juga boleh menaip.',
+  rating_stars: '{rating} daripada 5 bintang',
 } satisfies Translation;

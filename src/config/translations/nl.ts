@@ -28,4 +28,5 @@ export default {
   speaker: 'Luidspreker',
   default_device: 'Standaard',
   type_instead: 'U kunt ook typen.',
+  rating_stars: '{rating} van de 5 sterren',
 } satisfies Translation;

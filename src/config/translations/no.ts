@@ -28,4 +28,5 @@ export default {
   speaker: 'Høyttaler',
   default_device: 'Standard',
   type_instead: 'Du kan skrive i stedet.',
+  rating_stars: '{rating} av 5 stjerner',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Głośnik',
   default_device: 'Domyślne',
   type_instead: 'Możesz też pisać.',
+  rating_stars: '{rating} z 5 gwiazdek',
 } satisfies Translation;

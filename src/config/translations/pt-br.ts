@@ -28,4 +28,5 @@ export default {
   speaker: 'Alto-falante',
   default_device: 'Padrão',
   type_instead: 'Você também pode digitar.',
+  rating_stars: '{rating} de 5 estrelas',
 } satisfies Translation;

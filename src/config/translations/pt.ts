@@ -28,4 +28,5 @@ export default {
   speaker: 'Altifalante',
   default_device: 'Predefinido',
   type_instead: 'Em alternativa, pode escrever.',
+  rating_stars: '{rating} de 5 estrelas',
 } satisfies Translation;

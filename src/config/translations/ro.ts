@@ -28,4 +28,5 @@ export default {
   speaker: 'Difuzor',
   default_device: 'Prestabilit',
   type_instead: 'Puteți scrie în schimb.',
+  rating_stars: '{rating} din 5 stele',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Динамик',
   default_device: 'По умолчанию',
   type_instead: 'Вместо этого можно написать.',
+  rating_stars: '{rating} из 5 звёзд',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Reproduktor',
   default_device: 'Predvolené',
   type_instead: 'Môžete tiež písať.',
+  rating_stars: '{rating} z 5 hviezdičiek',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Högtalare',
   default_device: 'Standard',
   type_instead: 'Du kan skriva i stället.',
+  rating_stars: '{rating} av 5 stjärnor',
 } satisfies Translation;

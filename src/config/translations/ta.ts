@@ -28,4 +28,5 @@ export default {
   speaker: 'ஸ்பீக்கர்',
   default_device: 'இயல்பு',
   type_instead: 'அதற்குப் பதிலாக நீங்கள் டைப் செய்யலாம்.',
+  rating_stars: '5 நட்சத்திரங்களில் {rating}',
 } satisfies Translation;

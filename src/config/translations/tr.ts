@@ -28,4 +28,5 @@ export default {
   speaker: 'Hoparlör',
   default_device: 'Varsayılan',
   type_instead: 'Bunun yerine yazabilirsiniz.',
+  rating_stars: '5 üzerinden {rating} yıldız',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Динамік',
   default_device: 'За умовчанням',
   type_instead: 'Натомість можна написати.',
+  rating_stars: '{rating} з 5 зірок',
 } satisfies Translation;

@@ -28,4 +28,5 @@ export default {
   speaker: 'Loa',
   default_device: 'Mặc định',
   type_instead: 'Bạn cũng có thể nhập tin nhắn.',
+  rating_stars: '{rating} trên 5 sao',
 } satisfies Translation;

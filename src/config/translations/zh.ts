@@ -28,4 +28,5 @@ export default {
   speaker: '扬声器',
   default_device: '默认',
   type_instead: '您也可以改为输入文字。',
+  rating_stars: '{rating} 星（满分 5 星）',
 } satisfies Translation;

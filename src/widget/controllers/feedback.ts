@@ -1,25 +1,42 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveElement } from 'lit';
 import { postConversationFeedback, type FetchLike } from '../../client/rest.js';
 import { MAX_TEXT_LENGTH } from '../../config/defaults.js';
 import * as log from '../../internal/console.js';
+import { ModalController } from './modal.js';
 
-/** Where the end-of-call rating stands: `rate` (stars) → `comment` → `thanks`, or `failed` when the post failed. */
-export type FeedbackStep = 'rate' | 'comment' | 'thanks' | 'failed';
+/**
+ * Where the end-of-call rating stands: `rate` (stars) → `comment` → `thanks`, or `failed` when the post failed;
+ * `closed` once the visitor closed the dialog (Escape or its close button): not asked again for that conversation.
+ */
+export type FeedbackStep = 'rate' | 'comment' | 'thanks' | 'failed' | 'closed';
 
 /**
  * The end-of-call rating of PROTOCOL.md section 4 (`feedback_mode: end`, `end_feedback.type: rating`): 1-5 stars, an
  * optional comment, then one `POST /v1/voiceai/conversations/{id}/feedback`. Each conversation is rated once; its
  * request is aborted when the element leaves. A failed post is told in the console and shown as `failed`, never thrown.
+ * It is asked in a modal dialog (`modal`, issue 20): focus moves in and stays there until the visitor closes it, then
+ * goes to what `fallbackFocus` finds (the control that ended the conversation is gone by then).
  */
 export class FeedbackController implements ReactiveController {
   #conversationId: string | null = null;
   #step: FeedbackStep = 'rate';
   #rating = 0;
   #abort: AbortController | null = null;
+  /** The rating's dialog: shown while the step is not `closed`. */
+  readonly modal: ModalController;
 
-  /** @param network `fetch` for the post, injectable for unit tests (DESIGN.md rule 11); the browser's by default */
-  constructor(private readonly host: ReactiveControllerHost, private readonly network: { fetch?: FetchLike } = {}) {
+  /**
+   * @param fallbackFocus what takes focus when the dialog closes (the panel's first control)
+   * @param network `fetch` for the post, injectable for unit tests (DESIGN.md rule 11); the browser's by default
+   */
+  constructor(private readonly host: ReactiveElement, fallbackFocus: () => HTMLElement | null, private readonly network: { fetch?: FetchLike } = {}) {
     host.addController(this);
+    this.modal = new ModalController(host, fallbackFocus);
+  }
+
+  /** The stars given to `conversationId` (1-5; 0 before any): the star that takes focus when the visitor goes back. */
+  rating(conversationId: string): number {
+    return conversationId === this.#conversationId ? this.#rating : 0;
   }
 
   hostDisconnected(): void {
@@ -44,6 +61,16 @@ export class FeedbackController implements ReactiveController {
     this.#go('rate');
   }
 
+  /**
+   * The visitor closed the dialog (Escape, its close button) for `conversationId`: it is not asked again. A post
+   * already sent goes on (the feedback given is not lost).
+   */
+  close(conversationId: string): void {
+    this.#conversationId = conversationId;
+    this.modal.close();
+    this.#go('closed');
+  }
+
   /** Posts the rating and the comment (trimmed, at most `MAX_TEXT_LENGTH` characters; left out when empty). */
   async submit(serverUrl: string, comment: string): Promise<void> {
     const conversationId = this.#conversationId!;
@@ -62,7 +89,9 @@ export class FeedbackController implements ReactiveController {
     }
   }
 
+  /** Moves to `step`, unless the visitor closed the dialog meanwhile (a post that answers late reopens nothing). */
   #go(step: FeedbackStep): void {
+    if (this.#step === 'closed' && (step === 'thanks' || step === 'failed')) return;
     this.#step = step;
     this.host.requestUpdate();
   }

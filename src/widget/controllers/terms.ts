@@ -1,15 +1,15 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import type { Terms } from '../../config/texts.js';
 import * as log from '../../internal/console.js';
-import type { ElementCallback } from '../parts/element-ref.js';
+import { ModalController } from './modal.js';
 
 /**
  * The terms a visitor accepts before the first conversation (PROTOCOL.md section 2): whether they are still to be
  * accepted, the dialog's open state (kept here and nowhere else) and what waits for acceptance. Accepting is remembered
  * for this page view and under `terms_key` in localStorage; declining starts nothing. Opening shows the `<dialog>` as
- * a modal; declining returns focus to what opened it (or, when that is gone, to what `fallbackFocus` finds), accepting
- * puts it on what `fallbackFocus` finds once what waited has started (the panel's first control for it). The dialog
- * is the one the terms part hands over through `dialogRef`.
+ * a modal (`ModalController`, through `modal.dialogRef`); declining returns focus to what opened it (or, when that is
+ * gone, to what `fallbackFocus` finds), accepting puts it on what `fallbackFocus` finds once what waited has started
+ * (the panel's first control for it).
  */
 export class TermsController implements ReactiveController {
   /** True while the terms dialog is shown. */
@@ -17,28 +17,18 @@ export class TermsController implements ReactiveController {
   #accepted = false;
   #pending: (() => void) | null = null;
   #declined: (() => void) | null = null;
-  #opener: HTMLElement | null = null;
-  #dialog: HTMLDialogElement | null = null;
+  /** The dialog: shown while `open` renders it. */
+  readonly modal: ModalController;
 
-  constructor(
-    private readonly host: ReactiveElement,
-    private readonly fallbackFocus: () => HTMLElement | null,
-  ) {
+  constructor(private readonly host: ReactiveElement, fallbackFocus: () => HTMLElement | null) {
     host.addController(this);
-  }
-
-  /** The terms part's callback: the `<dialog>` it rendered. */
-  readonly dialogRef: ElementCallback = (dialog) => void (this.#dialog = dialog as HTMLDialogElement);
-
-  hostUpdated(): void {
-    const dialog = this.#dialog;
-    if (this.open && dialog?.isConnected && !dialog.open) dialog.showModal();
+    this.modal = new ModalController(host, fallbackFocus);
   }
 
   hostDisconnected(): void {
     const declined = this.#declined;
     this.open = false;
-    this.#pending = this.#declined = this.#opener = null;
+    this.#pending = this.#declined = null;
     declined?.();
   }
 
@@ -58,7 +48,6 @@ export class TermsController implements ReactiveController {
     this.#declined?.();
     this.#pending = start;
     this.#declined = declined ?? null;
-    this.#opener = (this.host.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
     this.open = true;
     this.host.requestUpdate();
   }
@@ -75,20 +64,19 @@ export class TermsController implements ReactiveController {
     }
     // What was accepted changes the panel (a call's controls, a chat's input): focus goes to its first control, not
     // back to where the dialog was opened from (a text input, in a call, would open a phone's keyboard).
-    this.#opener = null;
-    this.close();
+    this.close(false);
     start?.();
   }
 
-  /** Closes the dialog (declined, Escape, or after accepting); what waited starts only through `accept`. */
-  close(): void {
-    const opener = this.#opener;
+  /**
+   * Closes the dialog (declined, Escape, or after accepting, `back` false: focus to the panel's first control); what
+   * waited starts only through `accept`.
+   */
+  close(back = true): void {
     const declined = this.#declined;
-    this.#dialog?.close();
+    this.modal.close(back);
     this.open = false;
-    this.#pending = this.#opener = this.#declined = null;
+    this.#pending = this.#declined = null;
     declined?.();
-    this.host.requestUpdate();
-    void this.host.updateComplete.then(() => (opener?.isConnected ? opener : this.fallbackFocus())?.focus());
   }
 }

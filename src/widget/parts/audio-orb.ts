@@ -3,6 +3,10 @@ import { elementRef, type ElementCallback } from './element-ref.js';
 
 /** Options of `audioOrb`. */
 export interface AudioOrbOptions {
+  /** The agent's words said so far (each complete line, as text), for the screen reader's log; the newest last. */
+  spoken: readonly string[];
+  /** The log's name (`transcript`). */
+  label: string;
   /** Gets the orb element, which follows the call's levels (`--_mic-level`, `--_agent-level`). */
   levelTarget: ElementCallback;
   /** Gets the orb element for the panel, which writes its `data-turn` (the call's turn) as it does the status line. */
@@ -15,9 +19,12 @@ export interface AudioOrbOptions {
  * (`data-turn`, which reduced motion keeps). It and the header's avatar (its `.level` frame)
  * follow the levels the voice controller writes on them (`--_mic-level`, `--_agent-level`, 0..1, non-inherited:
  * controllers/levels.ts) as a `transform` the compositor draws, and stay still under `prefers-reduced-motion`.
+ * Without a transcript on screen, the agent's words still reach a screen reader as they are spoken (issue 20): a
+ * visually hidden `role="log"` (`part="spoken-log"`) gets each complete agent line once, never a streamed part of one.
  */
-export function audioOrb({ levelTarget, orbRef }: AudioOrbOptions): TemplateResult {
-  return html`<div class="orb-stage"><span part="orb" class="avatar orb audio-orb" aria-hidden="true" ${elementRef(levelTarget)} ${elementRef(orbRef)}></span></div>`;
+export function audioOrb({ spoken, label, levelTarget, orbRef }: AudioOrbOptions): TemplateResult {
+  return html`<div class="orb-stage"><span part="orb" class="avatar orb audio-orb" aria-hidden="true" ${elementRef(levelTarget)} ${elementRef(orbRef)}></span>
+    <div part="spoken-log" class="visually-hidden" role="log" aria-label=${label}>${spoken.map((line) => html`<p>${line}</p>`)}</div></div>`;
 }
 
 export const audioOrbStyles = css`

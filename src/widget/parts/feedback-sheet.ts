@@ -1,35 +1,44 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { MAX_TEXT_LENGTH } from '../../config/defaults.js';
-import type { Labels } from '../../config/types.js';
+import type { PanelLabels } from '../../config/panel-labels.js';
 import type { FeedbackStep } from '../controllers/feedback.js';
+import { elementRef, type ElementCallback } from './element-ref.js';
 
 /** Options of `feedbackSheet`. */
 export interface FeedbackSheetOptions {
   step: FeedbackStep;
-  texts: Labels;
+  texts: PanelLabels;
+  /** The stars given before (1-5, 0 for none): that star takes focus when the visitor goes back to the stars. */
+  rating: number;
   /** The visitor chose 1-5 stars. */
   onRate: (rating: number) => void;
   onBack: () => void;
   /** The comment form was sent, with the comment as typed. */
   onSubmit: (comment: string) => void;
+  /** Escape or the close button: the visitor does not want to rate this conversation. */
+  onClose: () => void;
+  /** Gets the `<dialog>` (the feedback controller shows it as a modal). */
+  dialogRef: ElementCallback;
 }
 
 /**
- * The end-of-call feedback sheet (`part="feedback"`; PROTOCOL.md section 4, `feedback_mode: end` with
- * `end_feedback.type: rating`): `initiate_feedback` with five star buttons (`part="star-button"`, named `n/5`), then
- * the optional comment (`request_follow_up_feedback`, `go_back` with `part="back-button"`, `submit` with
- * `part="submit-button"`), then the thanks or `error_occurred`.
+ * The end-of-call feedback (`part="feedback"`; PROTOCOL.md section 4, `feedback_mode: end` with
+ * `end_feedback.type: rating`), a native modal `<dialog>` named by `initiate_feedback` (focus moves in and is held
+ * there; Escape and the close button, `part="close-feedback-button"` named `dismiss`, close it): five star buttons
+ * (`part="star-button"`, each named by the `rating_stars` label with its number), then the optional comment
+ * (`request_follow_up_feedback`, `go_back` with `part="back-button"` back to the stars, `submit` with
+ * `part="submit-button"`), then the thanks or `error_occurred` (`role="status"`).
  */
-export function feedbackSheet({ step, texts, onRate, onBack, onSubmit }: FeedbackSheetOptions): TemplateResult {
+export function feedbackSheet({ step, texts, rating, onRate, onBack, onSubmit, onClose, dialogRef }: FeedbackSheetOptions): TemplateResult {
   const submit = (event: SubmitEvent): void => {
     event.preventDefault();
     onSubmit(String(new FormData(event.target as HTMLFormElement).get('comment') ?? ''));
   };
-  return html`<div part="feedback" class="feedback actions" role="group" aria-label=${texts.initiate_feedback}>
+  return html`<dialog part="feedback" class="feedback" aria-label=${texts.initiate_feedback} @cancel=${onClose} ${elementRef(dialogRef)}>
     ${step === 'rate'
       ? html`<p>${texts.initiate_feedback}</p>
           <div>
-            ${[1, 2, 3, 4, 5].map((n) => html`<button part="button star-button" class="icon" type="button" aria-label="${n}/5" @click=${() => onRate(n)}>★</button>`)}
+            ${[1, 2, 3, 4, 5].map((n) => html`<button part="button star-button" class="icon" type="button" aria-label=${texts.rating_stars.replace('{rating}', String(n))} aria-pressed=${n === rating ? 'true' : 'false'} ?autofocus=${n === rating} @click=${() => onRate(n)}>★</button>`)}
           </div>`
       : step === 'comment'
         ? html`<form @submit=${submit}>
@@ -41,12 +50,19 @@ export function feedbackSheet({ step, texts, onRate, onBack, onSubmit }: Feedbac
           </form>`
         : html`<p role="status">${step === 'thanks' ? texts.thanks_for_feedback : texts.error_occurred}</p>
             ${step === 'thanks' ? html`<p>${texts.thanks_for_feedback_details}</p>` : nothing}`}
-  </div>`;
+    <button part="button close-feedback-button" class="icon close" type="button" aria-label=${texts.dismiss} @click=${onClose}>×</button>
+  </dialog>`;
 }
 
+/** The dialog's frame is the terms dialog's (parts/terms-dialog.ts); its close button sits in its top end corner. */
 export const feedbackSheetStyles = css`
   .feedback {
-    flex-direction: column;
+    min-width: min(320px, 90vw);
     text-align: center;
+  }
+  .feedback .close {
+    position: absolute;
+    top: 4px;
+    inset-inline-end: 4px;
   }
 `;

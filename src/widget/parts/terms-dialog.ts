@@ -46,12 +46,4 @@ export const termsDialogStyles = css`
   .terms-text :first-child {
     margin-top: 0;
   }
-  .terms {
-    max-width: min(440px, 90vw);
-    padding: 20px;
-    border-radius: var(--_sheet-radius);
-  }
-  .terms::backdrop {
-    background: #0006;
-  }
 `;

@@ -9,7 +9,7 @@ const SERVER = 'https://service.test';
 /** A host with a feedback controller posting through a fake fetch. */
 async function mountFeedback(): Promise<{ host: TestHost; feedback: FeedbackController; network: FakeFetch }> {
   const network = new FakeFetch();
-  const { host, made: feedback } = await mountHost((h) => new FeedbackController(h, { fetch: network.fetch }));
+  const { host, made: feedback } = await mountHost((h) => new FeedbackController(h, () => null, { fetch: network.fetch }));
   return { host, feedback, network };
 }
 

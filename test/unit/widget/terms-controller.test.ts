@@ -18,7 +18,7 @@ async function mountTerms(): Promise<{ host: TestHost; terms: TermsController; $
     h.content = () => html`
       ${withOpener ? html`<button class="opener">Start</button>` : nothing}
       <button class="fallback">Type</button>
-      ${made.open ? html`<dialog class="terms" ${elementRef(made.dialogRef)}><p>${TERMS.text}</p><button class="accept">Accept</button></dialog>` : nothing}
+      ${made.open ? html`<dialog class="terms" ${elementRef(made.modal.dialogRef)}><p>${TERMS.text}</p><button class="accept">Accept</button></dialog>` : nothing}
     `;
     return made;
   });
