@@ -45,6 +45,8 @@ export const PANEL_LABELS = {
   type_instead: 'You can type instead.',
   /** The name of each star of the end-of-conversation rating (PROTOCOL.md section 4); `{rating}` is 1 … 5. */
   rating_stars: '{rating} out of 5 stars',
+  /** The status line of a call while the visitor muted the microphone (the unmute says `listening_status` again). */
+  microphone_muted: 'Microphone muted',
 };
 
 /** Every label the conversation panel shows: the element's (`Labels`) and the panel's own (`PANEL_LABELS`). */

@@ -176,7 +176,7 @@ export class ConversationPanel implements ReactiveController {
     const value = this.#rendered;
     if (!value) return;
     const label = this.#flags(value).status;
-    const text = label ? value.texts[label] : '';
+    const text = label ? panelLabels(value.texts)[label] : '';
     // Those of an earlier render may have left the document: writing them is harmless.
     if (this.#status && this.#status.textContent !== text) this.#status.textContent = text;
     const turn = this.#voice.turn;

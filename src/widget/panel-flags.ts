@@ -5,7 +5,8 @@
  */
 import type { AudioTurnState } from '../audio/audio-controller.js';
 import type { SessionStatus } from '../client/session.js';
-import type { Labels, WidgetConfig } from '../config/types.js';
+import type { PanelLabels } from '../config/panel-labels.js';
+import type { WidgetConfig } from '../config/types.js';
 import type { VoiceState } from './controllers/voice.js';
 
 /** The conversation's state as the panel reads it (the conversation controller's, from its session). */
@@ -21,6 +22,8 @@ export interface VoiceFacts {
   /** The call is switched to text. */
   textMode: boolean;
   turn: AudioTurnState;
+  /** The visitor muted the microphone. */
+  muted: boolean;
 }
 
 /** What the panel shows and offers. */
@@ -44,7 +47,7 @@ export interface PanelFlags {
   /** The input's placeholder label. */
   placeholder: 'input_placeholder' | 'input_placeholder_text_only' | 'input_placeholder_new_conversation';
   /** The status line's label (`statusLabel`), or null for none. */
-  status: keyof Labels | null;
+  status: keyof PanelLabels | null;
   /** The call's orb stands in place of the transcript (`transcript_enabled` false during a call). */
   orb: boolean;
 }
@@ -52,17 +55,19 @@ export interface PanelFlags {
 /**
  * Which label the status line shows (PROTOCOL.md section 3): `connecting_status` while the conversation (or a call's
  * microphone and audio) is being opened; once connected, in a voice call `speaking_status` while the agent's audio
- * plays and `listening_status` otherwise, in text `chatting_status`; nothing before and after.
+ * plays and `listening_status` otherwise (`microphone_muted` while the visitor muted the microphone: a screen reader
+ * hears the mute and the unmute through the status region, issue 20), in text `chatting_status`; nothing before and
+ * after.
  * @param turn the call's turn, or null when no voice call runs (or it is switched to text)
  * @param call a voice call is under way (asking for the microphone counts)
  * @param starting the call's audio does not run yet (the conversation may be connected already): `listening_status`
  *   would invite words the microphone does not send yet (Firefox ESR on an idle PulseAudio null sink loaded the audio
  *   worklets for 1.8 to 3.8 s while its AudioContext started)
  */
-export function statusLabel(status: SessionStatus, turn: AudioTurnState | null, call: boolean, starting = false): keyof Labels | null {
+export function statusLabel(status: SessionStatus, turn: AudioTurnState | null, call: boolean, starting = false, muted = false): keyof PanelLabels | null {
   if (status === 'connecting' || (call && (status !== 'connected' || starting))) return 'connecting_status';
   if (status !== 'connected') return null;
-  return turn ? (turn === 'speaking' ? 'speaking_status' : 'listening_status') : 'chatting_status';
+  return turn ? (turn === 'speaking' ? 'speaking_status' : muted ? 'microphone_muted' : 'listening_status') : 'chatting_status';
 }
 
 /** The panel's flags for `config` (validated), the conversation's state and the voice call's (see `PanelFlags`). */
@@ -80,7 +85,7 @@ export function panelFlags(config: WidgetConfig, conversation: ConversationFacts
     ended,
     composer: config.text_input_enabled && (textAllowed || call),
     placeholder: ended ? 'input_placeholder_new_conversation' : config.text_only ? 'input_placeholder_text_only' : 'input_placeholder',
-    status: statusLabel(conversation.status, call && !voice.textMode ? voice.turn : null, call, voice.state === 'starting'),
+    status: statusLabel(conversation.status, call && !voice.textMode ? voice.turn : null, call, voice.state === 'starting', voice.muted),
     orb: call && !config.transcript_enabled,
   };
 }

@@ -29,4 +29,5 @@ export default {
   default_device: 'الافتراضي',
   type_instead: 'يمكنك الكتابة بدلاً من ذلك.',
   rating_stars: '{rating} من 5 نجوم',
+  microphone_muted: 'الميكروفون مكتوم',
 } satisfies Translation;

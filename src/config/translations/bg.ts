@@ -29,4 +29,5 @@ export default {
   default_device: 'По подразбиране',
   type_instead: 'Можете да пишете вместо това.',
   rating_stars: '{rating} от 5 звезди',
+  microphone_muted: 'Микрофонът е заглушен',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Výchozí',
   type_instead: 'Můžete také psát.',
   rating_stars: '{rating} z 5 hvězdiček',
+  microphone_muted: 'Mikrofon je ztlumený',
 } satisfies Translation;

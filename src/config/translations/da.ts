@@ -29,4 +29,5 @@ export default {
   default_device: 'Standard',
   type_instead: 'Du kan skrive i stedet.',
   rating_stars: '{rating} ud af 5 stjerner',
+  microphone_muted: 'Mikrofon slået fra',
 } satisfies Translation;

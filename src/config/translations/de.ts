@@ -29,4 +29,5 @@ export default {
   default_device: 'Standard',
   type_instead: 'Sie können stattdessen schreiben.',
   rating_stars: '{rating} von 5 Sternen',
+  microphone_muted: 'Mikrofon stummgeschaltet',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Προεπιλογή',
   type_instead: 'Μπορείτε εναλλακτικά να πληκτρολογήσετε.',
   rating_stars: '{rating} από 5 αστέρια',
+  microphone_muted: 'Μικρόφωνο σε σίγαση',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Predeterminado',
   type_instead: 'Si lo prefiere, puede escribir.',
   rating_stars: '{rating} de 5 estrellas',
+  microphone_muted: 'Micrófono silenciado',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Oletus',
   type_instead: 'Voit myös kirjoittaa.',
   rating_stars: '{rating} viidestä tähdestä',
+  microphone_muted: 'Mikrofoni mykistetty',
 } satisfies Translation;

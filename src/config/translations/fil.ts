@@ -29,4 +29,5 @@ export default {
   default_device: 'Default',
   type_instead: 'Maaari ka ring mag-type.',
   rating_stars: '{rating} sa 5 bituin',
+  microphone_muted: 'Naka-mute ang mikropono',
 } satisfies Translation;

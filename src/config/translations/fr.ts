@@ -29,4 +29,5 @@ export default {
   default_device: 'Par défaut',
   type_instead: 'Vous pouvez aussi écrire.',
   rating_stars: '{rating} sur 5 étoiles',
+  microphone_muted: 'Micro coupé',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'ברירת מחדל',
   type_instead: 'אפשר גם להקליד.',
   rating_stars: '{rating} מתוך 5 כוכבים',
+  microphone_muted: 'המיקרופון מושתק',
 } satisfies Translation;

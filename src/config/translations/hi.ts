@@ -29,4 +29,5 @@ export default {
   default_device: 'डिफ़ॉल्ट',
   type_instead: 'आप इसके बजाय टाइप भी कर सकते हैं।',
   rating_stars: '5 में से {rating} स्टार',
+  microphone_muted: 'माइक्रोफ़ोन म्यूट है',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Zadano',
   type_instead: 'Možete i pisati.',
   rating_stars: '{rating} od 5 zvjezdica',
+  microphone_muted: 'Mikrofon je utišan',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Alapértelmezett',
   type_instead: 'Írhat is helyette.',
   rating_stars: '5-ből {rating} csillag',
+  microphone_muted: 'Mikrofon némítva',
 } satisfies Translation;

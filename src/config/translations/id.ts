@@ -29,4 +29,5 @@ export default {
   default_device: 'Default',
   type_instead: 'Anda juga dapat mengetik.',
   rating_stars: '{rating} dari 5 bintang',
+  microphone_muted: 'Mikrofon dibisukan',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Predefinito',
   type_instead: 'In alternativa, è possibile scrivere.',
   rating_stars: '{rating} su 5 stelle',
+  microphone_muted: 'Microfono disattivato',
 } satisfies Translation;

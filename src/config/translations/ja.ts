@@ -29,4 +29,5 @@ export default {
   default_device: 'デフォルト',
   type_instead: '代わりに文字で入力することもできます。',
   rating_stars: '5つ星のうち{rating}',
+  microphone_muted: 'マイクをミュート中',
 } satisfies Translation;

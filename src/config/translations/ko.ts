@@ -29,4 +29,5 @@ export default {
   default_device: '기본값',
   type_instead: '대신 텍스트를 입력할 수도 있습니다.',
   rating_stars: '별 5개 중 {rating}개',
+  microphone_muted: '마이크 음소거됨',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Lalai',
   type_instead: 'Anda juga boleh menaip.',
   rating_stars: '{rating} daripada 5 bintang',
+  microphone_muted: 'Mikrofon diredamkan',
 } satisfies Translation;

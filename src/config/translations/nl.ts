@@ -29,4 +29,5 @@ export default {
   default_device: 'Standaard',
   type_instead: 'U kunt ook typen.',
   rating_stars: '{rating} van de 5 sterren',
+  microphone_muted: 'Microfoon gedempt',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Standard',
   type_instead: 'Du kan skrive i stedet.',
   rating_stars: '{rating} av 5 stjerner',
+  microphone_muted: 'Mikrofon dempet',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Domyślne',
   type_instead: 'Możesz też pisać.',
   rating_stars: '{rating} z 5 gwiazdek',
+  microphone_muted: 'Mikrofon wyciszony',
 } satisfies Translation;

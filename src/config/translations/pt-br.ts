@@ -29,4 +29,5 @@ export default {
   default_device: 'Padrão',
   type_instead: 'Você também pode digitar.',
   rating_stars: '{rating} de 5 estrelas',
+  microphone_muted: 'Microfone silenciado',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Predefinido',
   type_instead: 'Em alternativa, pode escrever.',
   rating_stars: '{rating} de 5 estrelas',
+  microphone_muted: 'Microfone silenciado',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Prestabilit',
   type_instead: 'Puteți scrie în schimb.',
   rating_stars: '{rating} din 5 stele',
+  microphone_muted: 'Microfon dezactivat',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'По умолчанию',
   type_instead: 'Вместо этого можно написать.',
   rating_stars: '{rating} из 5 звёзд',
+  microphone_muted: 'Микрофон выключен',
 } satisfies Translation;

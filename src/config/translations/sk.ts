@@ -29,4 +29,5 @@ export default {
   default_device: 'Predvolené',
   type_instead: 'Môžete tiež písať.',
   rating_stars: '{rating} z 5 hviezdičiek',
+  microphone_muted: 'Mikrofón je stlmený',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Standard',
   type_instead: 'Du kan skriva i stället.',
   rating_stars: '{rating} av 5 stjärnor',
+  microphone_muted: 'Mikrofon avstängd',
 } satisfies Translation;

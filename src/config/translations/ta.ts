@@ -29,4 +29,5 @@ export default {
   default_device: 'இயல்பு',
   type_instead: 'அதற்குப் பதிலாக நீங்கள் டைப் செய்யலாம்.',
   rating_stars: '5 நட்சத்திரங்களில் {rating}',
+  microphone_muted: 'மைக்ரோஃபோன் மியூட் செய்யப்பட்டுள்ளது',
 } satisfies Translation;

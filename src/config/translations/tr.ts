@@ -29,4 +29,5 @@ export default {
   default_device: 'Varsayılan',
   type_instead: 'Bunun yerine yazabilirsiniz.',
   rating_stars: '5 üzerinden {rating} yıldız',
+  microphone_muted: 'Mikrofon sessize alındı',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'За умовчанням',
   type_instead: 'Натомість можна написати.',
   rating_stars: '{rating} з 5 зірок',
+  microphone_muted: 'Мікрофон вимкнено',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: 'Mặc định',
   type_instead: 'Bạn cũng có thể nhập tin nhắn.',
   rating_stars: '{rating} trên 5 sao',
+  microphone_muted: 'Đã tắt tiếng micrô',
 } satisfies Translation;

@@ -29,4 +29,5 @@ export default {
   default_device: '默认',
   type_instead: '您也可以改为输入文字。',
   rating_stars: '{rating} 星（满分 5 星）',
+  microphone_muted: '麦克风已静音',
 } satisfies Translation;

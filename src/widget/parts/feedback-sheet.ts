@@ -27,7 +27,8 @@ export interface FeedbackSheetOptions {
  * there; Escape and the close button, `part="close-feedback-button"` named `dismiss`, close it): five star buttons
  * (`part="star-button"`, each named by the `rating_stars` label with its number), then the optional comment
  * (`request_follow_up_feedback`, `go_back` with `part="back-button"` back to the stars, `submit` with
- * `part="submit-button"`), then the thanks or `error_occurred` (`role="status"`).
+ * `part="submit-button"`), then the thanks or `error_occurred` in a `role="status"` that is there (empty) from the
+ * start, so that a screen reader announces the change (a status region inserted with its text often is not).
  */
 export function feedbackSheet({ step, texts, rating, onRate, onBack, onSubmit, onClose, dialogRef }: FeedbackSheetOptions): TemplateResult {
   const submit = (event: SubmitEvent): void => {
@@ -38,7 +39,7 @@ export function feedbackSheet({ step, texts, rating, onRate, onBack, onSubmit, o
     ${step === 'rate'
       ? html`<p>${texts.initiate_feedback}</p>
           <div>
-            ${[1, 2, 3, 4, 5].map((n) => html`<button part="button star-button" class="icon" type="button" aria-label=${texts.rating_stars.replace('{rating}', String(n))} aria-pressed=${n === rating ? 'true' : 'false'} ?autofocus=${n === rating} @click=${() => onRate(n)}>★</button>`)}
+            ${[1, 2, 3, 4, 5].map((n) => html`<button part="button star-button" class="icon" type="button" aria-label=${texts.rating_stars.replace('{rating}', String(n))} aria-pressed=${n === rating ? 'true' : 'false'} ?autofocus=${n === rating} @click=${() => onRate(n)}><span aria-hidden="true">★</span></button>`)}
           </div>`
       : step === 'comment'
         ? html`<form @submit=${submit}>
@@ -48,8 +49,9 @@ export function feedbackSheet({ step, texts, rating, onRate, onBack, onSubmit, o
               <button part="button submit-button" class="primary" type="submit">${texts.submit}</button>
             </div>
           </form>`
-        : html`<p role="status">${step === 'thanks' ? texts.thanks_for_feedback : texts.error_occurred}</p>
-            ${step === 'thanks' ? html`<p>${texts.thanks_for_feedback_details}</p>` : nothing}`}
+        : nothing}
+    <p role="status">${step === 'thanks' ? texts.thanks_for_feedback : step === 'failed' ? texts.error_occurred : ''}</p>
+    ${step === 'thanks' ? html`<p>${texts.thanks_for_feedback_details}</p>` : nothing}
     <button part="button close-feedback-button" class="icon close" type="button" aria-label=${texts.dismiss} @click=${onClose}>×</button>
   </dialog>`;
 }
@@ -59,6 +61,9 @@ export const feedbackSheetStyles = css`
   .feedback {
     min-width: min(320px, 90vw);
     text-align: center;
+  }
+  .feedback [role='status']:empty {
+    margin: 0;
   }
   .feedback .close {
     position: absolute;

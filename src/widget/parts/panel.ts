@@ -15,9 +15,12 @@ export interface PanelOptions {
   content: unknown[];
 }
 
-/** The conversation panel (`part="panel"`, `id="panel"` for the launcher's `aria-controls`), a group named by `main_label`. */
+/**
+ * The conversation panel (`part="panel"`, `id="panel"` for the launcher's `aria-controls`), a region (a landmark a screen
+ * reader lists and jumps to; not a dialog: the page stays usable beside it) named by `main_label`.
+ */
 export function panel({ texts, language, expanded, onKeydown, content }: PanelOptions): TemplateResult {
-  return html`<div id="panel" part="panel" dir=${directionOf(language)} class="panel ${expanded ? 'expanded' : ''}" role="group" aria-label=${texts.main_label} @keydown=${onKeydown}>
+  return html`<div id="panel" part="panel" dir=${directionOf(language)} class="panel ${expanded ? 'expanded' : ''}" role="region" aria-label=${texts.main_label} @keydown=${onKeydown}>
     ${content}
   </div>`;
 }

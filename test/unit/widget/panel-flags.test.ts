@@ -6,7 +6,7 @@ import { panelFlags, statusLabel } from '../../../src/widget/panel-flags.js';
 
 const config = (raw: Record<string, unknown> = {}) => resolveWidgetConfig(raw, () => {}, location.href);
 const conversation = (status: SessionStatus = 'idle') => ({ status, active: status === 'connecting' || status === 'connected' });
-const voice = (state: VoiceState = 'off', textMode = false, turn: 'listening' | 'speaking' = 'listening') => ({ state, textMode, turn });
+const voice = (state: VoiceState = 'off', textMode = false, turn: 'listening' | 'speaking' = 'listening', muted = false) => ({ state, textMode, turn, muted });
 
 describe('panelFlags', () => {
   it('what the agent takes: voice and text, text only, voice only; the default mode follows', () => {
@@ -54,6 +54,13 @@ describe('panelFlags', () => {
     expect(panelFlags(config(), conversation('connected'), voice('on', true, 'speaking')).status).to.equal('chatting_status');
     expect(panelFlags(config(), conversation('connected'), voice()).status).to.equal('chatting_status');
     expect(statusLabel('idle', null, false)).to.equal(null);
+  });
+
+  it('the status line says the microphone is muted while the visitor listens muted; the agent speaking still says so', () => {
+    expect(panelFlags(config(), conversation('connected'), voice('on', false, 'listening', true)).status).to.equal('microphone_muted');
+    expect(panelFlags(config(), conversation('connected'), voice('on', false, 'speaking', true)).status).to.equal('speaking_status');
+    expect(panelFlags(config(), conversation('connected'), voice('on', false, 'listening', false)).status).to.equal('listening_status');
+    expect(panelFlags(config(), conversation('connected'), voice('on', true, 'listening', true)).status, 'switched to text').to.equal('chatting_status');
   });
 
   it('the status line says connecting until the call\'s audio runs, also once the conversation is connected', () => {
