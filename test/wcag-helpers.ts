@@ -98,6 +98,31 @@ export const contrast = (a: Rgba, b: Rgba): number => {
 /** The parent across a shadow boundary (a shadow root's host), for the walk to what is painted behind. */
 const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
 
+/** The opaque colour painted behind `el`'s box: its ancestors' backgrounds up through the host page, over white. */
+function paintedBehind(el: Element): Rgba {
+  const layers: Rgba[] = [];
+  for (let at = parentOf(el); at; at = parentOf(at)) {
+    const bg = parseComputedColor(getComputedStyle(at).backgroundColor);
+    if (bg && bg[3] > 0) layers.push(bg);
+  }
+  let behind: Rgba = [255, 255, 255, 1];
+  for (const layer of layers.reverse()) behind = over(layer, behind);
+  return behind;
+}
+
+/**
+ * The best contrast (1.4.11) of the focused `el`'s focus indicator against what is painted around it: each colour
+ * of its outline and of its box-shadow rings, against the backgrounds behind the element; 1 when it shows none.
+ */
+export function focusRingContrast(el: Element): number {
+  const style = getComputedStyle(el);
+  const colours: string[] = [];
+  if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) colours.push(style.outlineColor);
+  if (style.boxShadow !== 'none') colours.push(...(style.boxShadow.match(/(?:rgba?|color)\([^)]*\)/g) ?? []));
+  const behind = paintedBehind(el);
+  return Math.max(1, ...colours.map((c) => parseComputedColor(c)).filter((c): c is Rgba => !!c && c[3] > 0).map((c) => contrast(over(c, behind), behind)));
+}
+
 /** One visible text of the widget and its contrast against what is painted behind it. */
 export interface TextContrast {
   text: string;

@@ -17,6 +17,12 @@ export const conversationSharedStyles = css`
   dialog::backdrop {
     background: #0006;
   }
+  /* A focus ring readable on any theme (1.4.11, 3:1): the focus colour's outline (styles.ts) between a ring of the
+     panel's background and one of its text colour, so one of them stands out from what is behind. Forced colours
+     drop the shadow and keep the outline in the system's colour. */
+  :focus-visible {
+    box-shadow: 0 0 0 2px var(--_base), 0 0 0 6px var(--_base-primary);
+  }
   .header,
   .conversation-id,
   .composer,

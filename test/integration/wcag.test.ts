@@ -5,8 +5,8 @@
  * and on a dark host page: whatever the host page's inherited styles, the widget's texts keep their contrast.
  */
 import { expect } from '@open-wc/testing';
-import { until } from '../helpers.js';
-import { lowContrast, targetSizeFailures } from '../wcag-helpers.js';
+import { pressKey, until } from '../helpers.js';
+import { focusRingContrast, lowContrast, targetSizeFailures } from '../wcag-helpers.js';
 import { $, $$, button, mountWidget, openPanel, sendText, shadow } from '../widget-helpers.js';
 import { endCall, startCall } from './voice-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
@@ -91,5 +91,23 @@ describe('WCAG 2.2 beyond axe: target size (2.5.8) and contrast (1.4.3) against 
   it('a configuration that could not be read', async () => {
     const el = await mountWidget('no_such_agent', {}, false, 30000);
     expect(await wcagFailures(el)).to.deep.equal([]);
+  });
+
+  it('the focus ring reads at 3:1 at least around every control reached by Tab, under a pale accent too (1.4.11)', async function () {
+    this.timeout(30000);
+    // agent_text_only: a green accent (#10b981, the focus colour) that is 2.5:1 on its white panel.
+    const el = await mountWidget('agent_text_only');
+    await openPanel(el);
+    const seen: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const focused = shadow(el).activeElement;
+      if (focused && focused.matches(':focus-visible')) {
+        const ratio = focusRingContrast(focused);
+        seen.push(`${focused.getAttribute('part') ?? focused.localName} ${ratio.toFixed(2)}`);
+        expect(ratio, `the focus ring of ${focused.getAttribute('part') ?? focused.localName}`).to.be.at.least(3);
+      }
+      await pressKey('Tab');
+    }
+    expect(seen.length, `controls reached: ${seen.join(', ')}`).to.be.at.least(3);
   });
 });
