@@ -188,3 +188,99 @@ export function textContrasts(root: ParentNode): TextContrast[] {
 /** The texts of `root` below their needed contrast, as readable lines (an empty array is a pass). */
 export const lowContrast = (root: ParentNode): string[] =>
   textContrasts(root).filter((t) => t.ratio < t.needed).map((t) => `"${t.text}" ${t.ratio.toFixed(2)}:1 < ${t.needed}:1 (${t.color} on ${t.background})`);
+
+/**
+ * The WCAG 1.4.12 text-spacing overrides (line height 1.5, paragraph spacing 2em, letter spacing 0.12em, word spacing
+ * 0.16em), as the bookmarklets apply them, for a shadow root's adopted sheets.
+ */
+export const TEXT_SPACING = `* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }
+p { margin-bottom: 2em !important; }`;
+
+/** Whether an element (or an ancestor) is visually hidden the accessible way: a 1 px box that clips its content. */
+const visuallyHidden = (el: Element): boolean => {
+  for (let at: Element | null = el; at; at = parentOf(at)) {
+    const r = at.getBoundingClientRect();
+    if (r.width <= 1 && r.height <= 1 && getComputedStyle(at).overflow === 'hidden') return true;
+  }
+  return false;
+};
+
+/**
+ * What text spacing or zoom broke in `root` (1.4.12, 1.4.4, 1.4.10): each visible text cut off by an ancestor that
+ * hides its overflow (a scroll container shows it on scrolling, so it does not count), or out of the viewport's
+ * width, and each pair of controls drawn over one another. An empty array is a pass.
+ */
+export function clippedOrOverlapping(root: ParentNode): string[] {
+  const failures: string[] = [];
+  const view = (root as Node).ownerDocument!.defaultView!;
+  const walker = (root as Node).ownerDocument!.createTreeWalker(root as Node, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    const text = node.textContent!.trim();
+    if (!text || !el || !shown(el) || visuallyHidden(el)) continue;
+    const range = (root as Node).ownerDocument!.createRange();
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    if (box.width < 1) continue;
+    if (box.left < -1 || box.right > view.innerWidth + 1) failures.push(`"${text.slice(0, 30)}" runs out of the viewport (${Math.round(box.left)}..${Math.round(box.right)} of ${view.innerWidth})`);
+    // Up to the host: a box that hides its overflow must hold what is in it; a scroll container shows what it holds
+    // on scrolling, so from there on it is the container's own box that must fit.
+    let inner: DOMRect = box;
+    for (let at = parentOf(el); at && at !== (root as ShadowRoot).host; at = parentOf(at)) {
+      // A modal dialog is drawn in the top layer: nothing around it in the tree clips it.
+      if (at.matches('dialog:modal')) break;
+      const style = view.getComputedStyle(at);
+      const edge = at.getBoundingClientRect();
+      if (/auto|scroll/.test(style.overflowX + style.overflowY)) {
+        inner = edge;
+        continue;
+      }
+      const clipsX = /hidden|clip/.test(style.overflowX);
+      const clipsY = /hidden|clip/.test(style.overflowY);
+      if ((clipsX && (inner.left < edge.left - 1 || inner.right > edge.right + 1)) || (clipsY && (inner.top < edge.top - 1 || inner.bottom > edge.bottom + 1))) {
+        failures.push(`"${text.slice(0, 30)}" cut off by ${at.localName}.${[...at.classList].join('.')}`);
+        break;
+      }
+    }
+  }
+  // While a modal dialog is open, the rest is inert under it: its controls are the ones to keep apart.
+  const modal = root.querySelector('dialog:modal');
+  const controls = deepAll(modal ?? root, TARGETS).filter((el) => shown(el) && !visuallyHidden(el));
+  /** The part of a control's box that shows: cut to the scroll containers and clipping boxes around it. */
+  const visible = (el: Element): DOMRect => {
+    let { left, top, right, bottom } = el.getBoundingClientRect();
+    for (let at = parentOf(el); at && at !== (root as ShadowRoot).host && !at.matches('dialog:modal'); at = parentOf(at)) {
+      if (view.getComputedStyle(at).overflow === 'visible') continue;
+      const edge = at.getBoundingClientRect();
+      [left, top, right, bottom] = [Math.max(left, edge.left), Math.max(top, edge.top), Math.min(right, edge.right), Math.min(bottom, edge.bottom)];
+    }
+    return new DOMRect(left, top, Math.max(0, right - left), Math.max(0, bottom - top));
+  };
+  for (let i = 0; i < controls.length; i++) {
+    for (let j = i + 1; j < controls.length; j++) {
+      const [a, b] = [controls[i]!, controls[j]!];
+      if (a.contains(b) || b.contains(a)) continue;
+      const [p, q] = [visible(a), visible(b)];
+      const overlapX = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const overlapY = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (overlapX > 1 && overlapY > 1) failures.push(`${describe(a)} and ${describe(b)} overlap`);
+    }
+  }
+  return failures;
+}
+
+/**
+ * Why the focused `el` is hidden from view (2.4.11, Focus Not Obscured), or '' when it is not: entirely out of the
+ * viewport, or covered at every one of five points (its centre and near its corners) by something else of the page
+ * or the widget (the composer, the header, a sheet).
+ */
+export function focusObscured(el: Element): string {
+  const root = el.getRootNode() as ShadowRoot | Document;
+  const view = el.ownerDocument.defaultView!;
+  const r = el.getBoundingClientRect();
+  if (r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth) return 'out of the viewport';
+  const points: [number, number][] = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]].map(([fx, fy]) => [r.left + r.width * fx!, r.top + r.height * fy!]);
+  const covers = points.map(([x, y]) => root.elementFromPoint(x, y));
+  if (covers.some((hit) => hit && (hit === el || el.contains(hit)))) return '';
+  return `covered by ${covers.map((hit) => (hit ? describe(hit) : 'nothing')).join(', ')}`;
+}

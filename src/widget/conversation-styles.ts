@@ -93,4 +93,18 @@ export const conversationSharedStyles = css`
     justify-content: flex-end;
     margin-top: 16px;
   }
+  /* Forced colours (Windows contrast themes; last, to win over the rules above): the system's colours, a border on
+     every button (icon and link buttons have none of their own) and the pressed state in the system's highlight (its
+     accent background is dropped). */
+  @media (forced-colors: active) {
+    .icon,
+    .link {
+      border: 1px solid ButtonBorder;
+    }
+    [aria-pressed='true'] {
+      forced-color-adjust: none;
+      background: Highlight;
+      color: HighlightText;
+    }
+  }
 `;

@@ -4,10 +4,11 @@
  * themed as real CMS themes are (WordPress twentytwentyone's green page and dark text, twentytwentythree's white page)
  * and on a dark host page: whatever the host page's inherited styles, the widget's texts keep their contrast.
  */
-import { expect } from '@open-wc/testing';
-import { pressKey, until } from '../helpers.js';
-import { focusRingContrast, lowContrast, targetSizeFailures } from '../wcag-helpers.js';
-import { $, $$, button, mountWidget, openPanel, sendText, shadow } from '../widget-helpers.js';
+import { expect, oneEvent } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
+import { itExcept, pressKey, until } from '../helpers.js';
+import { TEXT_SPACING, clippedOrOverlapping, focusObscured, focusRingContrast, lowContrast, targetSizeFailures } from '../wcag-helpers.js';
+import { $, $$, button, mountWidget, openPanel, sendText, serviceUrl, shadow } from '../widget-helpers.js';
 import { endCall, startCall } from './voice-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
@@ -111,3 +112,104 @@ describe('WCAG 2.2 beyond axe: target size (2.5.8) and contrast (1.4.3) against 
     expect(seen.length, `controls reached: ${seen.join(', ')}`).to.be.at.least(3);
   });
 });
+
+/** A conversation with a markdown reply (code block, its actions, a list) and links: the panel's fullest text state. */
+async function fullConversation(el: VoiceAgentWidget): Promise<void> {
+  await openPanel(el);
+  await sendText(el, 'some markdown please');
+  await until(() => $$(el, '.message.agent[aria-busy="false"]').some((m) => m.querySelector('pre')), 'the markdown reply', 10000);
+  await sendText(el, 'show me links');
+  await until(() => $$(el, '.message.agent[aria-busy="false"]').some((m) => m.textContent!.includes('Here are some links')), 'the links reply', 10000);
+}
+
+describe('WCAG 2.2 beyond axe: text spacing (1.4.12) and 200 % zoom (1.4.4, 1.4.10)', () => {
+  it('with the text-spacing overrides inside the shadow root, nothing is cut off and no controls overlap: a conversation, the rating', async function () {
+    this.timeout(40000);
+    const el = await mountWidget('agent_demo_support');
+    const spacing = new CSSStyleSheet();
+    spacing.replaceSync(TEXT_SPACING);
+    shadow(el).adoptedStyleSheets = [...shadow(el).adoptedStyleSheets, spacing];
+    await fullConversation(el);
+    // The overrides reach the widget's text (the sheet is the last adopted one).
+    expect(getComputedStyle($(el, '.message.agent p')!).letterSpacing).not.to.equal('normal');
+    expect(clippedOrOverlapping(shadow(el))).to.deep.equal([]);
+    button(el, 'End')!.click();
+    await until(() => ($(el, '[part~="feedback"]') as HTMLDialogElement | null)?.open, 'the rating');
+    expect(clippedOrOverlapping(shadow(el))).to.deep.equal([]);
+    // The sheet joins the panel's after it loaded: put it last again and check the launcher too.
+    shadow(el).adoptedStyleSheets = [...shadow(el).adoptedStyleSheets.filter((s) => s !== spacing), spacing];
+    expect(clippedOrOverlapping(shadow(el))).to.deep.equal([]);
+  });
+
+  it('at 200 % zoom (a 1280 × 720 window: 640 × 360 CSS px) the panel reflows: nothing cut off or off screen, no controls overlap', async function () {
+    this.timeout(40000);
+    const frame = document.createElement('iframe');
+    frame.style.cssText = 'width: 640px; height: 360px; border: 0';
+    frame.srcdoc = `<!doctype html><html lang="en"><head><title>200 %</title><script type="module" src="${new URL('/src/define.ts', location.href).href}"></script></head>
+      <body><voice-agent-widget agent-id="agent_demo_support" server-url="${serviceUrl}"></voice-agent-widget></body></html>`;
+    const loaded = oneEvent(frame, 'load');
+    document.body.append(frame);
+    try {
+      await loaded;
+      frame.contentWindow!.localStorage.setItem('acme_terms_v3', 'accepted');
+      const el = frame.contentDocument!.querySelector('voice-agent-widget') as VoiceAgentWidget;
+      await until(() => el.shadowRoot?.querySelector('.launcher:not([disabled])'), 'the launcher', 10000);
+      expect(clippedOrOverlapping(shadow(el))).to.deep.equal([]);
+      await fullConversation(el);
+      expect(frame.contentWindow!.innerWidth).to.equal(640);
+      expect(clippedOrOverlapping(shadow(el))).to.deep.equal([]);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('a focused control is never hidden under the composer, the header or a sheet (2.4.11): Tab through a long conversation, forward and back', async function () {
+    this.timeout(40000);
+    const el = await mountWidget('agent_demo_support');
+    await fullConversation(el);
+    const reached = new Set<Element>();
+    for (const key of ['Tab', 'Shift+Tab']) {
+      for (let i = 0; i < 30; i++) {
+        await pressKey(key);
+        const focused = shadow(el).activeElement;
+        if (!focused) continue;
+        reached.add(focused);
+        expect(focusObscured(focused), `${focused.getAttribute('part') ?? focused.localName} "${focused.textContent!.trim().slice(0, 30)}"`).to.equal('');
+      }
+    }
+    expect(reached.size, 'the controls of the transcript, the actions and the composer reached').to.be.at.least(8);
+  });
+});
+
+describe('WCAG 2.2 beyond axe: forced colours (Windows contrast themes)', () => {
+  afterEach(() => emulateMedia({ forcedColors: 'none' }));
+
+  itExcept(['firefox', 'webkit'], 'their drivers here cannot emulate forced-colors (WebDriver BiDi through puppeteer, WebKitWebDriver)')(
+    'system colours keep every text readable, every control has a visible border, the pressed state and the focus ring show', async function () {
+      this.timeout(30000);
+      await emulateMedia({ forcedColors: 'active' });
+      expect(matchMedia('(forced-colors: active)').matches, 'emulated').to.equal(true);
+      const el = await mountWidget('agent_text_only');
+      await openPanel(el);
+      await sendText(el, 'some markdown please');
+      await until(() => $$(el, '.message.agent[aria-busy="false"]').some((m) => m.querySelector('pre')), 'the markdown reply', 10000);
+      const like = $<HTMLButtonElement>(el, '[part~="like-button"]')!;
+      like.click();
+      await until(() => like.getAttribute('aria-pressed') === 'true', 'liked');
+      expect(lowContrast(shadow(el)), 'texts in the system colours').to.deep.equal([]);
+      const boundless = $$(el, 'button, input, select, textarea').filter((c) => c.checkVisibility() && c.getBoundingClientRect().width > 1)
+        .filter((c) => { const s = getComputedStyle(c); return !(parseFloat(s.borderTopWidth) > 0 && s.borderTopStyle !== 'none'); })
+        .map((c) => c.getAttribute('part') ?? c.localName);
+      expect(boundless, 'controls without a visible border').to.deep.equal([]);
+      const pressedBg = getComputedStyle(like).backgroundColor;
+      expect(pressedBg, 'the pressed like drawn in the highlight').not.to.equal(getComputedStyle(like.parentElement!).backgroundColor);
+      like.blur();
+      $<HTMLInputElement>(el, '[part~="input"]')!.focus();
+      await pressKey('Tab');
+      const focused = shadow(el).activeElement!;
+      const style = getComputedStyle(focused);
+      expect(style.outlineStyle, `the focus ring of ${focused.getAttribute('part')}`).not.to.equal('none');
+      expect(parseFloat(style.outlineWidth)).to.be.at.least(2);
+    });
+});
+

@@ -171,7 +171,7 @@ const launcherNamed = (/** @type {string} */ name) => (/** @type {import('playwr
 /** Opens the panel with the launcher and waits for the greeting. */
 async function openPanel(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ launcherName, /** @type {string | RegExp} */ greeting) {
   await page.getByRole('button', { name: launcherName, exact: true }).click();
-  await page.getByRole('group', { name: launcherName }).getByText(greeting).first().waitFor();
+  await page.getByRole('region', { name: launcherName }).getByText(greeting).first().waitFor();
 }
 
 /**
@@ -387,7 +387,7 @@ async function main() {
   await page.getByText('By talking to this agent you agree that the conversation is recorded.').waitFor();
   // The widget is ready once it has read its configuration: its panel shows (always-expanded), or, with an element
   // that does not know always-expanded, its launcher.
-  const sharePanel = page.getByRole('group', { name: 'Need help?' });
+  const sharePanel = page.getByRole('region', { name: 'Need help?' });
   await sharePanel.or(page.getByRole('button', { name: 'Need help?', exact: true })).first().waitFor();
   if (await sharePanel.isVisible()) await sharePanel.getByText("I'm the Acme assistant. How can I help?", { exact: false }).waitFor();
   else console.log('  note: the shareable page shows the launcher, not the panel: this build of the element ignores always-expanded');
@@ -449,7 +449,7 @@ async function shootStates() {
   const arabicLabel = 'هل تحتاج إلى مساعدة؟';
   await openState(page, { attrs: { language: 'ar' } }, launcherNamed(arabicLabel));
   await openPanel(page, arabicLabel, 'مرحبًا! أنا مساعد Acme. كيف يمكنني المساعدة؟');
-  if ((await page.getByRole('group', { name: arabicLabel }).evaluate((panel) => getComputedStyle(panel).direction)) !== 'rtl') {
+  if ((await page.getByRole('region', { name: arabicLabel }).evaluate((panel) => getComputedStyle(panel).direction)) !== 'rtl') {
     throw new Error('the Arabic panel is not right-to-left');
   }
   await shoot(page, 'rtl-ar-open.png');
@@ -482,7 +482,7 @@ async function shootStates() {
   await shoot(page, 'top-left.png');
 
   step = 'always-expanded';
-  await openState(page, { attrs: { 'always-expanded': '' } }, (p) => p.getByRole('group', { name: 'Need help?' }).getByText(FULL_GREETING));
+  await openState(page, { attrs: { 'always-expanded': '' } }, (p) => p.getByRole('region', { name: 'Need help?' }).getByText(FULL_GREETING));
   if ((await page.getByRole('button', { name: 'Need help?', exact: true }).count()) + (await page.getByRole('button', { name: 'Collapse', exact: true }).count()) > 0) {
     throw new Error('an always-expanded widget shows a launcher or a collapse button');
   }
@@ -578,7 +578,7 @@ async function shootStates() {
   // The end-of-call rating of the full agent (feedback_mode: end, end_feedback: rating): stars, comment, thanks.
   step = 'feedback-rate';
   await page.getByRole('button', { name: 'End', exact: true }).click();
-  await page.getByRole('group', { name: 'How was this conversation?' }).waitFor();
+  await page.getByRole('dialog', { name: 'How was this conversation?' }).waitFor();
   await shoot(page, 'feedback-rate.png');
   step = 'feedback-comment';
   await page.getByRole('button', { name: '4 out of 5 stars', exact: true }).click();

@@ -72,7 +72,8 @@ export const panelStyles = css`
     width: min(var(--_w), 100vw - 2 * var(--_overlay-padding));
     height: min(var(--_h), 100vh - 2 * var(--_overlay-padding) - var(--_launcher));
     border-radius: var(--_sheet-radius);
-    overflow: hidden;
+    /* Where the panel cannot hold its parts (200 % zoom, a short window), it scrolls: nothing is cut off. */
+    overflow: hidden auto;
   }
   .expanded {
     --_w: 100vw;

@@ -157,6 +157,8 @@ const transcriptLines = directive(TranscriptLines);
 export const transcriptStyles = css`
   .transcript {
     flex: 1;
+    /* A few lines at least, however short the panel: the panel scrolls instead (200 % zoom). */
+    min-height: 8em;
     overflow-y: auto;
     padding: 16px;
     display: flex;
