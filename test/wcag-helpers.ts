@@ -189,12 +189,12 @@ export function textContrasts(root: ParentNode): TextContrast[] {
 export const lowContrast = (root: ParentNode): string[] =>
   textContrasts(root).filter((t) => t.ratio < t.needed).map((t) => `"${t.text}" ${t.ratio.toFixed(2)}:1 < ${t.needed}:1 (${t.color} on ${t.background})`);
 
-/**
- * The WCAG 1.4.12 text-spacing overrides (line height 1.5, paragraph spacing 2em, letter spacing 0.12em, word spacing
- * 0.16em), as the bookmarklets apply them, for a shadow root's adopted sheets.
- */
-export const TEXT_SPACING = `* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }
-p { margin-bottom: 2em !important; }`;
+/** The WCAG 1.4.12 text-spacing overrides (test/fixtures/text-spacing.css), for a shadow root's adopted sheets. */
+export async function textSpacingSheet(): Promise<CSSStyleSheet> {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(await (await fetch(new URL('/test/fixtures/text-spacing.css', location.href))).text());
+  return sheet;
+}
 
 /** Whether an element (or an ancestor) is visually hidden the accessible way: a 1 px box that clips its content. */
 const visuallyHidden = (el: Element): boolean => {

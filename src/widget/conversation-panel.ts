@@ -208,7 +208,6 @@ export class ConversationPanel implements ReactiveController {
         config, texts, language, languages: offeredLanguages(config), active: flags.active, expandable, expanded,
         onLanguage: (l) => this.shell.chooseLanguage(l),
         onExpand: () => this.shell.setExpanded(!expanded), onCollapse: () => this.shell.toggle(), levelTarget: voice.levelTarget,
-        statusRef: this.#statusRef,
       }),
       config.show_conversation_id && id
         ? conversationId({ texts, conversationId: id, copied: this.#clipboard.isCopied('conversation id'), onCopy: () => void this.#clipboard.copy(id, 'conversation id') })
@@ -248,7 +247,7 @@ export class ConversationPanel implements ReactiveController {
         : nothing,
       conversationActions({
         texts, active: flags.active, voice: flags.voiceAllowed && !unavailable, text: flags.textAllowed, ended: flags.ended, actionsRef: this.#actionsRef,
-        retry: voice.mayRetry,
+        retry: voice.mayRetry, showStatus: config.show_agent_status, statusRef: this.#statusRef,
         beforeCall: devicesBeforeCall ? devicesToggle({ texts, open: voice.devices.open, onToggle: () => voice.devices.toggle() }) : nothing,
         controls: flags.call
           ? voiceControls({

@@ -94,8 +94,8 @@ export const conversationSharedStyles = css`
     margin-top: 16px;
   }
   /* Forced colours (Windows contrast themes; last, to win over the rules above): the system's colours, a border on
-     every button (icon and link buttons have none of their own) and the pressed state in the system's highlight (its
-     accent background is dropped). */
+     every button (icon and link buttons have none of their own), the pressed state in the system's highlight (its
+     accent background is dropped), a border around each message. */
   @media (forced-colors: active) {
     .icon,
     .link {
@@ -105,6 +105,13 @@ export const conversationSharedStyles = css`
       forced-color-adjust: none;
       background: Highlight;
       color: HighlightText;
+    }
+    /* The bubbles' backgrounds are dropped: a border keeps each message apart. The avatar's gradient is decoration. */
+    .message {
+      border: 1px solid CanvasText;
+    }
+    .avatar {
+      forced-color-adjust: none;
     }
   }
 `;

@@ -37,8 +37,8 @@ import { sharedStyles } from './styles.js';
  * @csspart dismiss-button - the button that hides the widget until the page reloads (`dismissible`)
  * @csspart avatar - the orb or picture avatar
  * @csspart panel - the conversation panel
- * @csspart header - the panel's header (avatar, status, buttons)
- * @csspart status - the conversation status line (aria-live)
+ * @csspart header - the panel's header (avatar, language, expand and collapse buttons)
+ * @csspart status - the conversation status line (role=status), above the conversation's buttons
  * @csspart language-select - the language selector
  * @csspart conversation-id - the conversation id line
  * @csspart copy-button - the button that copies the conversation id

@@ -13,6 +13,9 @@ import { announced, listen, readOn, said, virtual } from './screen-reader.js';
 
 afterEach(() => virtual.stop());
 
+/** `text` as a regular expression matching itself. */
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** `phrases` holds `expected` in this order (others may come between). */
 function inOrder(phrases: string[], expected: (string | RegExp)[]): void {
   let at = 0;
@@ -95,6 +98,15 @@ describe('screen reader: a voice call', () => {
     await openPanel(el);
     await listen(el);
     await startCall(el);
+    // From the status a screen reader just read, the next Tab is the mute toggle, and the end button follows the
+    // call's controls (mute, devices, text mode).
+    const status = part(el, 'status')!;
+    const tabStops = $$(el, 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, a[href], [tabindex="0"]')
+      .filter((f) => status.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING).map((f) => f.getAttribute('part'));
+    expect(tabStops.slice(0, 4)).to.deep.equal(['button mute-button', 'button devices-button', 'button mode-button', 'button end-button']);
+    // Nothing the call tells moves focus: no focus change from here but the ones the test makes.
+    const moves: string[] = [];
+    el.shadowRoot!.addEventListener('focusin', (event) => moves.push(String((event.target as Element).getAttribute('part'))));
     await until(() => statusText(el) === LABEL.speaking, 'the agent speaking', 15000);
     const mute = part(el, 'mute-button')!;
     await until(() => statusText(el) === LABEL.listening, 'listening again', 15000);
@@ -104,6 +116,7 @@ describe('screen reader: a voice call', () => {
     await until(() => statusText(el) === LABEL.listening || statusText(el) === LABEL.speaking, 'unmuted');
     part(el, 'mode-button')!.click();
     await until(() => (statusText(el) as string) !== LABEL.listening && statusText(el) !== LABEL.speaking, 'switched to text');
+    expect(moves, 'focus moved while the call told its turns').to.deep.equal([]);
     await endCall(el);
     await new Promise((r) => setTimeout(r, 300));
     const heard = await announced();
@@ -129,23 +142,49 @@ describe('screen reader: a voice call', () => {
     await endCall(el);
   });
 
-  it('a refused microphone: an alert with its words and its ways forward (how to allow it, typing), and the call button offers a retry', async () => {
+  // Each way the microphone can fail at the press: its words, its way forward, and the call button to try again.
+  for (const [name, words] of [
+    ['NotAllowedError', `${PANEL_LABELS.microphone_denied} .+ ${PANEL_LABELS.type_instead}`],
+    ['NotFoundError', `${PANEL_LABELS.no_microphone} ${PANEL_LABELS.type_instead}`],
+    ['NotReadableError', `${PANEL_LABELS.microphone_in_use} ${PANEL_LABELS.type_instead}`],
+  ] as const) {
+    it(`a microphone failing with ${name}: an alert with its words and ways forward, then the call button to try again`, async () => {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const original = navigator.mediaDevices.getUserMedia;
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('injected', name));
+      try {
+        part(el, 'start-call-button')!.click();
+        await until(() => part(el, 'voice-problem'), 'the failure shown');
+      } finally {
+        navigator.mediaDevices.getUserMedia = original;
+      }
+      await el.updateComplete;
+      // An element inserted with role=alert is announced by the browser's alert event, which this virtual screen
+      // reader does not model (it announces changes inside a live region that was already there): the walk reads it.
+      await listen(el);
+      const read = await readOn();
+      // The words, then the ways forward (" .+ " stands for the browser's own way to allow the microphone).
+      inOrder(read, ['alert', new RegExp(`^${words.split(' .+ ').map(escape).join(' .+ ')}$`), 'end of alert', 'button, Try again']);
+    });
+  }
+
+  it('a message the service never got: the failure is announced in the transcript, with Send again beside the message', async function () {
+    this.timeout(20000);
     const el = await mountWidget('agent_minimal');
     await openPanel(el);
-    const original = navigator.mediaDevices.getUserMedia;
-    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('injected', 'NotAllowedError'));
-    try {
-      part(el, 'start-call-button')!.click();
-      await until(() => part(el, 'voice-problem'), 'the refusal shown');
-    } finally {
-      navigator.mediaDevices.getUserMedia = original;
-    }
-    await el.updateComplete;
-    // An element inserted with role=alert is announced by the browser's alert event, which this virtual screen reader
-    // does not model (it announces changes inside a live region that was already there): the walk reads it instead.
     await listen(el);
-    const read = await readOn();
-    inOrder(read, ['alert', new RegExp(`^${PANEL_LABELS.microphone_denied} .+ ${PANEL_LABELS.type_instead}$`), 'end of alert', 'button, Try again']);
+    await setFaults({ socket: { refuse: true, times: 1 } });
+    try {
+      await sendText(el, 'hello');
+      await until(() => part(el, 'resend-button'), 'the message marked unsent', 15000);
+    } finally {
+      await service('DELETE', '/v1/dev/faults');
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await announced()).join(' | ')).to.match(/error/i);
+    await listen(el);
+    inOrder(await readOn(), [/hello/, 'button, Send again']);
   });
 });
 

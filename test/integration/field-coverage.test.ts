@@ -220,7 +220,7 @@ const lastNotice = (el: VoiceAgentWidget): string | null => text($$(el, '[part~=
 async function toThanks(el: VoiceAgentWidget): Promise<void> {
   await toComment(el);
   $(el, '[part~="feedback"] [type="submit"]')!.click();
-  await until(() => part(el, 'feedback')?.querySelector('[role="status"]'), 'thanks');
+  await until(() => part(el, 'feedback')?.querySelector('[role="status"]')?.textContent, 'thanks');
 }
 
 /** A socket that fails: signed-url to an agent the service does not know (the service closes it with 4004). */

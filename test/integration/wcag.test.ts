@@ -7,7 +7,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import { itExcept, pressKey, until } from '../helpers.js';
-import { TEXT_SPACING, clippedOrOverlapping, focusObscured, focusRingContrast, lowContrast, targetSizeFailures } from '../wcag-helpers.js';
+import { clippedOrOverlapping, textSpacingSheet, focusObscured, focusRingContrast, lowContrast, targetSizeFailures } from '../wcag-helpers.js';
 import { $, $$, button, mountWidget, openPanel, sendText, serviceUrl, shadow } from '../widget-helpers.js';
 import { endCall, startCall } from './voice-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
@@ -126,8 +126,7 @@ describe('WCAG 2.2 beyond axe: text spacing (1.4.12) and 200 % zoom (1.4.4, 1.4.
   it('with the text-spacing overrides inside the shadow root, nothing is cut off and no controls overlap: a conversation, the rating', async function () {
     this.timeout(40000);
     const el = await mountWidget('agent_demo_support');
-    const spacing = new CSSStyleSheet();
-    spacing.replaceSync(TEXT_SPACING);
+    const spacing = await textSpacingSheet();
     shadow(el).adoptedStyleSheets = [...shadow(el).adoptedStyleSheets, spacing];
     await fullConversation(el);
     // The overrides reach the widget's text (the sheet is the last adopted one).

@@ -7,7 +7,7 @@
 // Locators are role/label based (they pierce shadow DOM); waits are on visible text, never fixed sleeps.
 // Steps 01-11 drive the demo page; the state steps (matrix-*, rtl-ar-open, expanded, …) mount one widget with given
 // attributes on the plain page demo/states.html (?agent-id=…&attrs=<json>[&host=dark]).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -198,7 +198,7 @@ function finding(message, where = step) {
 
 /**
  * Layout checks of every widget on the page: each visible part lies inside the viewport; each part of the panel lies
- * inside the panel (which clips its content); the launcher sits on the side its placement names (`*-right`: the right
+ * inside the panel (which clips its content; where the panel scrolls, only across); the launcher sits on the side its placement names (`*-right`: the right
  * edge, `*-left`: the left edge), also when the panel is open and whatever the direction.
  */
 async function checkLayout(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name) {
@@ -211,14 +211,18 @@ async function checkLayout(/** @type {import('playwright-core').Page} */ page, /
       if (!root) continue;
       const panel = root.querySelector('[part~="panel"]');
       const panelBox = panel?.getBoundingClientRect();
+      // A panel too short for its parts (200 % zoom) scrolls: what lies above or below its box is reached by scrolling.
+      const scrolls = !!panel && panel.scrollHeight > panel.clientHeight + 1;
       for (const element of root.querySelectorAll('[part]')) {
         const box = element.getBoundingClientRect();
         if (box.width === 0 || box.height === 0 || element.closest('dialog:not([open])')) continue;
-        if (box.left < -0.5 || box.top < -0.5 || box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5) {
+        const inPanel = panel && element !== panel && panel.contains(element) && !element.closest('dialog');
+        const vertical = !(scrolls && inPanel);
+        if (box.left < -0.5 || box.right > innerWidth + 0.5 || (vertical && (box.top < -0.5 || box.bottom > innerHeight + 0.5))) {
           found.push(`outside the ${innerWidth}x${innerHeight} viewport: ${describe(element, box)}`);
         }
-        if (panel && panelBox && element !== panel && panel.contains(element) && !element.closest('dialog')) {
-          if (box.left < panelBox.left - 0.5 || box.right > panelBox.right + 0.5 || box.top < panelBox.top - 0.5 || box.bottom > panelBox.bottom + 0.5) {
+        if (inPanel && panelBox) {
+          if (box.left < panelBox.left - 0.5 || box.right > panelBox.right + 0.5 || (vertical && (box.top < panelBox.top - 0.5 || box.bottom > panelBox.bottom + 0.5))) {
             found.push(`outside (clipped by) the panel ${Math.round(panelBox.left)}..${Math.round(panelBox.right)} x ${Math.round(panelBox.top)}..${Math.round(panelBox.bottom)}: ${describe(element, box)}`);
           }
         }
@@ -360,7 +364,7 @@ async function main() {
   await page.getByText("Hi Ada! I'm the Acme assistant. How can I help?").waitFor();
   await shoot(page, '08-mobile-open.png');
 
-  // A conversation on a phone: the header holds the status, the language, End, Expand and Collapse.
+  // A conversation on a phone: the header holds the language, Expand and Collapse; the status sits above End.
   step = '08b-mobile-conversation';
   await page.getByRole('button', { name: 'Message', exact: true }).click();
   await acceptTerms(page, null);
@@ -605,7 +609,51 @@ async function shootStates() {
   await shoot(page, 'feedback-during.png');
   await context.close();
 
+  await accessibilityStates();
   await voiceStates();
+}
+
+/**
+ * What axe does not see (issue 20): a markdown conversation of the full agent in forced colours (a Windows contrast
+ * theme, a focused control), at 200 % zoom (a 1280 x 720 window: 640 x 360 CSS px at twice the pixels) and with the
+ * WCAG text-spacing overrides adopted in the widget's shadow root.
+ */
+async function accessibilityStates() {
+  const states = [
+    ['a11y-forced-colors', { viewport: DESKTOP, forcedColors: 'active' }],
+    ['a11y-zoom-200', { viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 }],
+    ['a11y-text-spacing', { viewport: DESKTOP }],
+  ];
+  for (const [name, options] of states) {
+    step = name;
+    const context = await browser.newContext({ colorScheme: 'light', reducedMotion: 'reduce', ...options });
+    const page = await newPage(context);
+    await page.addInitScript(() => localStorage.setItem('acme_terms_v3', 'accepted'));
+    await openState(page, {}, launcherNamed('Need help?'));
+    if (name === 'a11y-text-spacing') {
+      await page.evaluate((css) => {
+        const root = document.querySelector('voice-agent-widget').shadowRoot;
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        // Kept last: the panel's sheets join the root's when it loads.
+        new MutationObserver(() => root.adoptedStyleSheets.at(-1) !== sheet && (root.adoptedStyleSheets = [...root.adoptedStyleSheets.filter((s) => s !== sheet), sheet]))
+          .observe(root, { childList: true, subtree: true });
+        root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+      }, readFileSync(new URL('../fixtures/text-spacing.css', import.meta.url), 'utf8'));
+    }
+    await openPanel(page, 'Need help?', "Hi Ada! I'm the Acme assistant. How can I help?");
+    const input = page.getByRole('textbox', { name: 'Text message input' });
+    await input.fill('some markdown please');
+    await input.press('Enter');
+    await page.getByText('Ask me for links next.').waitFor();
+    await waitForReplyDone(page);
+    // A focused control in view: the code block's Copy button (its focus ring is part of the state).
+    await page.getByRole('button', { name: 'Copy', exact: true }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await shoot(page, `${name}.png`);
+    await context.close();
+  }
 }
 
 /**

@@ -27,16 +27,26 @@ export interface ConversationActionsOptions {
   onEnd: () => void;
   /** Gets the row of buttons (its first button takes focus when the panel opens without a text input). */
   actionsRef: ElementCallback;
+  /** `show_agent_status`: the status line is shown (else it is only announced). */
+  showStatus: boolean;
+  /**
+   * Gets the status line's text element, empty as rendered: the panel writes the status label in it (`statusLabel`;
+   * always announced, shown when `show_agent_status`) after each render and at each turn of a call, which needs no
+   * render (ConversationPanel `showStatus`).
+   */
+  statusRef: ElementCallback;
 }
 
 /**
- * The buttons of a conversation: before it, the call button (`part="start-call-button"`, `start_call` or `new_call`)
- * and the chat button (`part="start-button"`, `start_chat`) as the agent offers; during it, the call's controls and
- * the end button (`part="end-button"`, `end_call`). After a call failed for its microphone the call button says `retry`:
- * it asks for the microphone anew.
+ * The buttons of a conversation, after the status line (`part="status"`, `role="status"`: so the call's controls are
+ * the next Tab from what a screen reader last announced): before it, the call button (`part="start-call-button"`,
+ * `start_call` or `new_call`) and the chat button (`part="start-button"`, `start_chat`) as the agent offers; during it,
+ * the call's controls and the end button (`part="end-button"`, `end_call`). After a call failed for its microphone the
+ * call button says `retry`: it asks for the microphone anew.
  */
-export function conversationActions({ texts, active, voice, text, ended, retry, controls, beforeCall, onStartCall, onStart, onEnd, actionsRef }: ConversationActionsOptions): TemplateResult {
+export function conversationActions({ texts, active, voice, text, ended, retry, controls, beforeCall, onStartCall, onStart, onEnd, actionsRef, showStatus, statusRef }: ConversationActionsOptions): TemplateResult {
   return html`<div class="actions" ${elementRef(actionsRef)}>
+    <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${showStatus ? '' : 'visually-hidden'} ${elementRef(statusRef)}></span></p>
     ${active
       ? html`${controls}<button part="button end-button" class="primary end" type="button" @click=${onEnd}>${texts.end_call}</button>`
       : html`${voice ? html`${beforeCall}<button part="button start-call-button" class="primary call" type="button" @click=${onStartCall}>${retry ? texts.retry : ended ? texts.new_call : texts.start_call}</button>` : nothing}${text
@@ -54,8 +64,17 @@ export function banner({ config }: { config: WidgetConfig }): TemplateResult | t
 
 export const conversationActionsStyles = css`
   .actions {
+    flex-wrap: wrap;
     justify-content: center;
     padding: 0 16px 8px;
+  }
+  /* A line of its own above the buttons (no height while it says nothing). */
+  .status {
+    flex-basis: 100%;
+    margin: 0;
+    color: var(--_subtle-text);
+    font-size: 13px;
+    text-align: center;
   }
   .banner {
     align-self: center;

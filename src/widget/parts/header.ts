@@ -22,24 +22,17 @@ export interface HeaderOptions {
   onCollapse: () => void;
   /** Gets the avatar's frame (`.level`), which follows a call's levels (`--_mic-level`, `--_agent-level`). */
   levelTarget: ElementCallback;
-  /**
-   * Gets the status line's text element, empty as rendered: the panel writes the status label in it (`statusLabel`;
-   * always announced, shown when `show_agent_status`) after each render and at each turn of a call, which needs no
-   * render (ConversationPanel `showStatus`).
-   */
-  statusRef: ElementCallback;
 }
 
 /**
- * The panel's header (`part="header"`): the avatar, the status line (`part="status"`, `role="status"`), the language
- * selector (`part="language-select"`), the expand button (`part="expand-button"`, `aria-pressed`) and, unless
- * `always_expanded`, the collapse button (`part="collapse-button"`).
+ * The panel's header (`part="header"`): the avatar, the language selector (`part="language-select"`), the expand button
+ * (`part="expand-button"`, `aria-pressed`) and, unless `always_expanded`, the collapse button (`part="collapse-button"`).
+ * (The status line sits with the conversation's buttons: `conversationActions`.)
  */
 export function header(o: HeaderOptions): TemplateResult {
   const { config, texts } = o;
   return html`<div part="header" class="header">
     <span class="level" ${elementRef(o.levelTarget)}>${avatar({ config, size: 'large' })}</span>
-    <p part="status" class="status" role="status" aria-live="polite" dir="auto"><span class=${config.show_agent_status ? '' : 'visually-hidden'} ${elementRef(o.statusRef)}></span></p>
     ${config.language_selector && o.languages.length > 1
       ? html`<select part="language-select" aria-label=${texts.change_language} ?disabled=${o.active} @change=${(e: Event) => o.onLanguage((e.target as HTMLSelectElement).value)}>
           ${o.languages.map((l) => html`<option value=${l} lang=${l} ?selected=${l === o.language}>${languageName(l)}</option>`)}
@@ -81,12 +74,9 @@ export const headerStyles = css`
     padding: 12px;
     border-bottom: 1px solid var(--_base-border);
   }
-  .status {
-    flex: 1;
-    min-width: 5em;
-    margin: 0;
-    color: var(--_subtle-text);
-    font-size: 13px;
+  /* The avatar at the start, the header's controls at the end. */
+  .header > .level {
+    margin-inline-end: auto;
   }
   .conversation-id {
     justify-content: space-between;
