@@ -52,11 +52,11 @@ export function feedbackSheet({ step, texts, rating, onRate, onBack, onSubmit, o
         : nothing}
     <p role="status">${step === 'thanks' ? texts.thanks_for_feedback : step === 'failed' ? texts.error_occurred : ''}</p>
     ${step === 'thanks' ? html`<p>${texts.thanks_for_feedback_details}</p>` : nothing}
-    <button part="button close-feedback-button" class="icon close" type="button" aria-label=${texts.dismiss} @click=${onClose}>×</button>
+    <button part="button close-feedback-button" class="icon close" type="button" aria-label=${texts.dismiss} @click=${onClose}><span aria-hidden="true">&times;</span></button>
   </dialog>`;
 }
 
-/** The dialog's frame is the terms dialog's (parts/terms-dialog.ts); its close button sits in its top end corner. */
+/** The dialog's frame is every modal dialog's (conversation-styles.ts); its close button sits in its top end corner. */
 export const feedbackSheetStyles = css`
   .feedback {
     min-width: min(320px, 90vw);
