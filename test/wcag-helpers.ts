@@ -98,16 +98,25 @@ export const contrast = (a: Rgba, b: Rgba): number => {
 /** The parent across a shadow boundary (a shadow root's host), for the walk to what is painted behind. */
 const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
 
-/** The opaque colour painted behind `el`'s box: its ancestors' backgrounds up through the host page, over white. */
-function paintedBehind(el: Element): Rgba {
+/**
+ * What is painted at `from` and behind it: the background colours of `from` and its ancestors up through the host
+ * page, composited over the canvas (white); their opacities multiplied; whether one of them paints an image (a
+ * gradient has no one colour).
+ */
+function paintedBehind(from: Element | null): { color: Rgba; opacity: number; image: boolean } {
   const layers: Rgba[] = [];
-  for (let at = parentOf(el); at; at = parentOf(at)) {
-    const bg = parseComputedColor(getComputedStyle(at).backgroundColor);
+  let opacity = 1;
+  let image = false;
+  for (let at = from; at; at = parentOf(at)) {
+    const style = getComputedStyle(at);
+    opacity *= parseFloat(style.opacity);
+    if (style.backgroundImage !== 'none' && !style.backgroundImage.startsWith('url("data:image/svg')) image = true;
+    const bg = parseComputedColor(style.backgroundColor);
     if (bg && bg[3] > 0) layers.push(bg);
   }
-  let behind: Rgba = [255, 255, 255, 1];
-  for (const layer of layers.reverse()) behind = over(layer, behind);
-  return behind;
+  let color: Rgba = [255, 255, 255, 1];
+  for (const layer of layers.reverse()) color = over(layer, color);
+  return { color, opacity, image };
 }
 
 /**
@@ -119,7 +128,8 @@ export function focusRingContrast(el: Element): number {
   const colours: string[] = [];
   if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) colours.push(style.outlineColor);
   if (style.boxShadow !== 'none') colours.push(...(style.boxShadow.match(/(?:rgba?|color)\([^)]*\)/g) ?? []));
-  const behind = paintedBehind(el);
+  // The ring lies outside the element's box, over its parent's.
+  const behind = paintedBehind(parentOf(el)).color;
   return Math.max(1, ...colours.map((c) => parseComputedColor(c)).filter((c): c is Rgba => !!c && c[3] > 0).map((c) => contrast(over(c, behind), behind)));
 }
 
@@ -157,19 +167,8 @@ export function textContrasts(root: ParentNode): TextContrast[] {
       let color = parseComputedColor(style.color);
       if (!color) throw new Error(`a colour this check cannot read: ${style.color}`);
       // Opacity of the text's element and its ancestors fades the text into what is behind it.
-      const layers: Rgba[] = [];
-      let opacity = 1;
-      let image = false;
-      for (let at: Element | null = el; at; at = parentOf(at)) {
-        const s = getComputedStyle(at);
-        opacity *= parseFloat(s.opacity);
-        if (s.backgroundImage !== 'none' && !s.backgroundImage.startsWith('url("data:image/svg')) image = true;
-        const bg = parseComputedColor(s.backgroundColor);
-        if (bg && bg[3] > 0) layers.push(bg);
-      }
+      const { color: behind, opacity, image } = paintedBehind(el);
       if (image) continue;
-      let behind: Rgba = [255, 255, 255, 1];
-      for (const layer of layers.reverse()) behind = over(layer, behind);
       color = over([color[0], color[1], color[2], color[3] * opacity], behind);
       const size = parseFloat(style.fontSize);
       const large = size >= 24 || (size >= 18.66 && parseInt(style.fontWeight, 10) >= 700);
