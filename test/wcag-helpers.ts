@@ -1,6 +1,9 @@
 /**
  * Checks of WCAG 2.2 success criteria that axe-core cannot judge (issue 20), read from the rendered widget as a person
- * meets it: target size by 2.5.8's own rule, and text contrast against what is actually painted behind each text.
+ * meets it: target size by 2.5.8's own rule (`targetSizeFailures`), text contrast against what is actually painted
+ * behind each text (`textContrasts`, `lowContrast`), the focus ring's contrast (`focusRingContrast`), focus not
+ * obscured (`focusObscured`), and text cut off or controls drawn over one another under text spacing or zoom
+ * (`clippedOrOverlapping`, with `textSpacingSheet`).
  */
 
 /** The widget's pointer targets: what a visitor can click or tap. */
