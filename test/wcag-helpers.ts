@@ -6,6 +6,8 @@
  * (`clippedOrOverlapping`, with `textSpacingSheet`).
  */
 
+import { contrastRatio } from '../src/config/theme.js';
+
 /** The widget's pointer targets: what a visitor can click or tap. */
 const TARGETS = 'button, a[href], input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="link"], [tabindex]:not([tabindex="-1"])';
 
@@ -87,16 +89,8 @@ export function parseComputedColor(value: string): Rgba | null {
 /** `top` painted over the opaque `bottom`. */
 const over = (top: Rgba, bottom: Rgba): Rgba => [0, 1, 2].map((i) => top[i]! * top[3] + bottom[i]! * (1 - top[3])).concat(1) as Rgba;
 
-const luminance = ([r, g, b]: Rgba): number => {
-  const lin = (c: number): number => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-};
-
-/** WCAG 2.x contrast ratio of two opaque colours. */
-export const contrast = (a: Rgba, b: Rgba): number => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
-};
+/** WCAG 2.x contrast ratio of two opaque colours: the widget's own (config/theme.ts), on their channels. */
+const contrast = (a: Rgba, b: Rgba): number => contrastRatio([a[0], a[1], a[2]], [b[0], b[1], b[2]]);
 
 /** The parent across a shadow boundary (a shadow root's host), for the walk to what is painted behind. */
 const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);

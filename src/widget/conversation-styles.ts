@@ -1,8 +1,8 @@
 import { css } from 'lit';
 
 /**
- * What the conversation's parts share (the modal dialogs' frame, rows, the accent buttons, fields, links), loaded with them (parts/conversation.ts):
- * first of their styles, so the cascade stays as it was in one list.
+ * What the conversation's parts share (the modal dialogs' frame, rows, the accent buttons, fields, links), loaded with
+ * them (parts/conversation.ts): first of their styles, so the cascade stays as it was in one list.
  */
 export const conversationSharedStyles = css`
   dialog {

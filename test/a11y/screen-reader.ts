@@ -11,6 +11,9 @@ import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
 
 export { virtual };
 
+/** What a live region announced: a phrase that starts with its politeness. */
+const LIVE = /^(polite|assertive): /;
+
 /** Starts the virtual screen reader on `el`'s tree (stop it with `virtual.stop()`). */
 export async function listen(el: VoiceAgentWidget): Promise<void> {
   await virtual.start({ container: el.shadowRoot!.querySelector('.root')! });
@@ -30,12 +33,12 @@ export async function announced(politeness: 'polite' | 'assertive' = 'polite'): 
  * `limit`).
  */
 export async function readOn(limit = 120): Promise<string[]> {
-  const current = (await said()).filter((p) => !/^(polite|assertive): /.test(p)).at(-1);
+  const current = (await said()).filter((p) => !LIVE.test(p)).at(-1);
   const phrases: string[] = current ? [current] : [];
   for (let i = 0; i < limit; i++) {
     const before = (await said()).length;
     await virtual.next();
-    const fresh = (await said()).slice(before).filter((p) => !/^(polite|assertive): /.test(p));
+    const fresh = (await said()).slice(before).filter((p) => !LIVE.test(p));
     if (!fresh.length || fresh.at(-1) === phrases[0]) break;
     phrases.push(fresh.at(-1)!);
   }
