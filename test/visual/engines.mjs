@@ -2,7 +2,8 @@
 // npm run screenshots:engines: the main states of the built script-tag widget in each engine (Chromium, Firefox ESR,
 // WebKitGTK; scripts/engines.mjs), side by side in screenshots/engines/<state>-<engine>.png (git-ignored), to be
 // looked at: the launcher, the open panel, a text conversation with a markdown reply, the dark host page, the compact
-// variant, and a failed configuration read. Needs a built dist/ (npm run build). ENGINES=… picks engines.
+// variant, a failed configuration read, a call's device sheet, and the end-of-conversation rating dialog. Needs a
+// built dist/ (npm run build). ENGINES=… picks engines.
 // Each state is driven through the element's host API (open(), sendUserMessage()), the same in every engine.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,7 @@ const STATES = [
   { name: 'compact', query: { 'agent-id': 'agent_minimal', attrs: JSON.stringify({ variant: 'compact' }) }, act: 'open' },
   { name: 'failed-read', query: { 'agent-id': 'no_such_agent' }, act: 'failed' },
   { name: 'call-devices', query: { 'agent-id': 'agent_minimal' }, act: 'devices' },
+  { name: 'rating-dialog', query: { 'agent-id': 'agent_demo_support' }, act: 'rating' },
 ];
 
 /**
@@ -38,12 +40,19 @@ const actSource = (act) => `(async () => {
   const root = () => el.shadowRoot;
   if (${JSON.stringify(act)} === 'failed') return until(() => root()?.querySelector('[role="alert"], .problem, .error'), 'the failure shown');
   await until(() => root()?.querySelector('.launcher:not([disabled])'), 'the launcher');
+  if (${JSON.stringify(act)} === 'rating') localStorage.setItem('acme_terms_v3', 'accepted');
   if (${JSON.stringify(act)} === 'ready') return;
   el.open();
   await until(() => root().querySelector('[part~="panel"]') && !root().querySelector('.placeholder'), 'the panel');
   if (${JSON.stringify(act)} === 'markdown') {
     await el.sendUserMessage('some markdown please');
     await until(() => [...root().querySelectorAll('.message.agent')].some((m) => m.querySelector('h3, table, pre')), 'the markdown reply');
+  }
+  if (${JSON.stringify(act)} === 'rating') {
+    await el.sendUserMessage('hello');
+    await until(() => [...root().querySelectorAll('.message.agent[aria-busy="false"]')].some((m) => m.textContent.includes('You said: hello')), 'the whole reply');
+    root().querySelector('[part~="end-button"]').click();
+    await until(() => root().querySelector('[part~="feedback"]')?.open, 'the rating dialog');
   }
   if (${JSON.stringify(act)} === 'devices') {
     root().querySelector('[part~="start-call-button"]').click();
