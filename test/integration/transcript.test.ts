@@ -5,6 +5,7 @@
  * `npm run bench:transcript`, never here.
  */
 import { expect } from '@open-wc/testing';
+import { Lexer } from 'marked';
 import { mutatedNodes, until } from '../helpers.js';
 import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import { watchEachCall } from './voice-helpers.js';
@@ -18,6 +19,28 @@ const part = (text: string, type: 'start' | 'delta' | 'stop', eventId: number) =
 
 describe('the transcript of the real element', () => {
   const watch = watchEachCall();
+
+  // First in the file: the pipeline is readied once per page.
+  it('a conversation starting readies the markdown pipeline (one line lexed, at idle), so the first reply does not', async () => {
+    const lexed: string[] = [];
+    const lex = Lexer.lex;
+    Lexer.lex = ((src, options) => (lexed.push(src), lex(src, options))) as typeof Lexer.lex;
+    try {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const sample = (src: string) => src.startsWith('A *b* **c**');
+      expect(lexed.filter(sample), 'before a conversation starts').to.deep.equal([]);
+      await el.startConversation({ mode: 'text' });
+      await until(() => lexed.some(sample), 'the pipeline readied', 2000);
+      await until(() => $(el, '.message.agent:not(.greeting)[aria-busy="false"]'), "the service's first message");
+      el.endConversation();
+      await el.startConversation({ mode: 'text' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lexed.filter(sample), 'readied once per page').to.have.length(1);
+    } finally {
+      Lexer.lex = lex;
+    }
+  });
 
   it('changes only the streaming message on a delta, and in it only the block that grew', async () => {
     const el = await mountWidget('agent_minimal');

@@ -2,6 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ConversationPanel, PanelShell } from '../conversation-panel.js';
 import { VoiceAgentErrorEvent } from '../../events/error.js';
 import * as log from '../../internal/console.js';
+import { whenIdle } from '../../internal/idle.js';
 
 /** The conversation module (../conversation-panel.ts), as `import()` gives it. */
 type ConversationModule = typeof import('../conversation-panel.js');
@@ -84,7 +85,8 @@ export class ConversationLoaderController implements ReactiveController {
   /** This element's conversation panel once the module has loaded, else null. */
   panel: ConversationPanel | null = null;
 
-  #idle: number | undefined;
+  /** Cancels the idle wait under way (`whenIdle`), or undefined when none is. */
+  #idle: (() => void) | undefined;
   /** `preloadWhenIdle()` was asked for (and not yet done). */
   #idleWanted = false;
   #pending: Promise<ConversationPanel> | null = null;
@@ -143,13 +145,11 @@ export class ConversationLoaderController implements ReactiveController {
       if (this.preloadModule()) this.#shared.preloaded = true;
       else this.load().catch(() => {});
     };
-    this.#idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS }) : (setTimeout(run, 1) as unknown as number);
+    this.#idle = whenIdle(run, IDLE_TIMEOUT_MS);
   }
 
   #cancelIdle(): void {
-    if (this.#idle === undefined) return;
-    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.#idle);
-    else clearTimeout(this.#idle);
+    this.#idle?.();
     this.#idle = undefined;
   }
 

@@ -8,6 +8,8 @@ import type { AttributeValues } from '../../config/attributes.js';
 import { conversationInitiation, readBeforeStart } from '../../config/initiation.js';
 import { VoiceAgentBeforeStartEvent, type ClientTool } from '../../events/before-start.js';
 import * as log from '../../internal/console.js';
+import { whenIdle } from '../../internal/idle.js';
+import { prepareMarkdown } from '../../markdown/render.js';
 import type { ClientToolStore } from '../client-tools.js';
 import type { ConversationController } from './conversation.js';
 import type { TermsController } from './terms.js';
@@ -23,6 +25,9 @@ export interface StartParts {
   /** The override and conversation attributes, as the element's properties hold them (null when absent). */
   attributes: () => AttributeValues;
 }
+
+/** How long the markdown pipeline's preparation (`prepareMarkdown`) waits at most for the page to go idle, in ms. */
+const PREPARE_TIMEOUT_MS = 1000;
 
 /** The error of a start that the element's removal cut short. */
 const LEFT_PAGE = 'the conversation did not start: the element left the page';
@@ -43,12 +48,15 @@ export class StartController implements ReactiveController {
   /** The rejections of the starts under way (at most one), for `hostDisconnected`. */
   readonly #rejects = new Set<(error: Error) => void>();
   #current: Promise<string> | null = null;
+  /** Cancels the markdown pipeline's preparation while it waits for the page to go idle (see `start`). */
+  #cancelPrepare = (): void => {};
 
   constructor(private readonly host: ReactiveElement, private readonly parts: StartParts) {
     host.addController(this);
   }
 
   hostDisconnected(): void {
+    this.#cancelPrepare();
     for (const reject of [...this.#rejects]) reject(new Error(LEFT_PAGE));
   }
 
@@ -66,6 +74,9 @@ export class StartController implements ReactiveController {
     if (running) return running;
     // Inside the press, before any await: the call's sound is unlocked now or never (Safari).
     if (mode === 'voice') voice.prepare();
+    // While the conversation connects, the transcript's markdown pipeline gets ready for the first reply.
+    this.#cancelPrepare();
+    this.#cancelPrepare = whenIdle(prepareMarkdown, PREPARE_TIMEOUT_MS);
     let settled = false;
     let resolve!: (conversationId: string) => void;
     let reject!: (error: Error) => void;

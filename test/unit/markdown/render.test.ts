@@ -1,8 +1,8 @@
 // PROTOCOL.md section 2, Link policy: the marked → DOMPurify → link policy pipeline.
 import { expect } from '@open-wc/testing';
-import { Marked } from 'marked';
+import { Lexer, Marked } from 'marked';
 import type { LinkPolicy } from '../../../src/config/link-policy.js';
-import { fragmentToHtml, renderMarkdown, renderSafeHtml } from '../../../src/markdown/render.js';
+import { fragmentToHtml, prepareMarkdown, renderMarkdown, renderSafeHtml } from '../../../src/markdown/render.js';
 
 const PAGE = 'https://shop.test/chat/';
 const ACME: LinkPolicy = { allowedHosts: ['acme.example.com'], includeWww: false, allowHttp: false, pageUrl: PAGE };
@@ -287,6 +287,57 @@ describe('renderMarkdown: linear time in every engine (gates and pieces)', () =>
     expect(fragment.querySelectorAll('pre').length).to.equal(1);
     expect(fragment.querySelector('pre')!.textContent).to.equal(`${'let x = 1;\n\n'.repeat(400)}\`\`\`\n~~\n`);
     expect(fragment.querySelectorAll('p').length).to.equal(600 + 3000);
+  });
+});
+
+describe('renderMarkdown: plain text without marked, and the pipeline readied', () => {
+  /** Calls `run` and counts marked's lexings in it (every rendering through marked lexes). */
+  function lexings(run: () => void): number {
+    const lex = Lexer.lex;
+    let count = 0;
+    Lexer.lex = ((src, options) => (count++, lex(src, options))) as typeof Lexer.lex;
+    try {
+      run();
+    } finally {
+      Lexer.lex = lex;
+    }
+    return count;
+  }
+
+  it('prepareMarkdown runs the pipeline once per page', () => {
+    expect(lexings(() => prepareMarkdown())).to.equal(1);
+    expect(lexings(() => prepareMarkdown())).to.equal(0);
+  });
+
+  it('renders plain paragraphs and lines as marked does, without marked', () => {
+    const text = "Sure! Your order 42 ships today (by 5 pm), it's \"on time\".\nThanks.\n\nAnything else? 日本語 🙂 x:y 100% {a} $5 a.b";
+    let out = '';
+    expect(lexings(() => (out = md(text)))).to.equal(0);
+    expect(out).to.equal(plainMd(text));
+    expect(out).to.equal("<p>Sure! Your order 42 ships today (by 5 pm), it's \"on time\".<br>Thanks.</p>\n<p>Anything else? 日本語 🙂 x:y 100% {a} $5 a.b</p>\n");
+  });
+
+  it('every other text still goes through marked', () => {
+    const markdownLike = ['a *b*', 'a_b', '`x`', '[x]', '<b>', 'a | b', '~x~', '&amp;', '# x', 'a@b.co', 'see http://x.test', 'www.x.test',
+      'a\n- b', '+ x', 'a\n===', '> q', '1. one', 'x\n2) two', ' lead', 'trail ', 'a \nb', 'a\n\n\nb', '\na', 'a\n', 'a\\b', 'a\tb', 'a\rb'];
+    for (const text of markdownLike) expect(lexings(() => md(text)), JSON.stringify(text)).to.equal(1);
+  });
+
+  it('makes the DOM marked makes for 3,000 texts of words, marks, digits, spaces and newlines', () => {
+    const pieces = ['Sure', 'order', '42', '2024.', '3)', 'é', '日本', '🙂', 'a.b', "it's", '"q"', '(x)', 'x:y', '-', '+', '=', '>', '*', '_', '`',
+      '#', '|', '~', '&', '<i>', '@', 'www.x.com', 'http://x', '\\', '!', '?', ',', ';', '%', '$', '^', '{', '}', '/', '\u00a0', '\u2028', '\t', ':', '.', ')'];
+    const joins = [' ', ' ', ' ', '', '\n', '\n\n', '\n\n\n', '  \n', ' \n', '\n ', '\n    '];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    let plainCount = 0;
+    for (let i = 0; i < 3000; i++) {
+      let text = pieces[random(pieces.length)]!;
+      for (let words = random(8); words > 0; words--) text += joins[random(joins.length)]! + pieces[random(pieces.length)]!;
+      let out = '';
+      if (lexings(() => (out = md(text))) === 0) plainCount++;
+      expect(out, JSON.stringify(text)).to.equal(plainMd(text));
+    }
+    expect(plainCount).to.be.greaterThan(300);
   });
 });
 
