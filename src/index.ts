@@ -31,9 +31,11 @@ export { ConversationSession, SessionEvent, WIDGET_VERSION } from './client/sess
 /** Its options, status, end and event map (PROTOCOL.md section 3). */
 export type { EndReason, SessionEnd, SessionEventMap, SessionOptions, SessionStatus } from './client/session.js';
 /** The REST calls: the public widget configuration (SERVICE-INTERFACE.md 4.2) and end-of-call feedback (PROTOCOL.md section 4). */
-export { fetchWidgetConfig, postConversationFeedback } from './client/rest.js';
+export { fetchWidgetConfig } from './client/rest.js';
+export { postConversationFeedback } from './client/feedback.js';
 /** Their options and bodies. */
-export type { ConversationFeedback, FetchLike, RequestOptions } from './client/rest.js';
+export type { FetchLike, RequestOptions } from './client/rest.js';
+export type { ConversationFeedback } from './client/feedback.js';
 /** The client's typed errors: a non-2xx answer, no answer, a body not as documented, a failed conversation. */
 export { ConversationError, ServiceHttpError, ServiceNetworkError, ServiceResponseError } from './client/errors.js';
 /** One entry of a 422 answer's `detail` (`{loc, msg, type}`). */
@@ -71,9 +73,11 @@ export { DEFAULT_ORB_COLORS, DEFAULT_STYLE_COLORS, DEFAULT_STYLE_SIZES } from '.
 /** The limits untrusted text is held to (characters; px for sizes). */
 export { MAX_LONG_TEXT_LENGTH, MAX_PROMPT_LENGTH, MAX_SIZE_PX, MAX_TEXT_LENGTH, MAX_URL_LENGTH } from './config/defaults.js';
 /** Every label for a language (text precedence), the preset and first message for a language, `{{name}}` filling, audio tag stripping. */
-export { fillDynamicVariables, firstMessageFor, presetFor, resolveTexts, stripAudioTags } from './config/texts.js';
+export { presetFor, resolveTexts } from './config/texts.js';
+export { fillDynamicVariables, firstMessageFor, stripAudioTags } from './config/conversation-texts.js';
 /** The languages an agent offers, the one a visitor's browser prefers, each one's own name and its direction. */
-export { directionOf, languageName, offeredLanguages, preferredLanguage } from './config/language.js';
+export { directionOf, offeredLanguages, preferredLanguage } from './config/language.js';
+export { languageName } from './config/language-name.js';
 /** The checks the validation uses: a CSS colour and nothing else, a language tag, an https or same-origin URL. */
 export { isCssColor, normalizeLanguage, safeUrl } from './config/validate.js';
 /** The theme tokens of a configuration and their CSS rule (DESIGN.md rule 6). */

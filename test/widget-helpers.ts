@@ -14,8 +14,13 @@ export { serviceUrl };
  * localStorage) is emptied before each (and by each `mountWidget`), so a configuration cached earlier never stands in
  * for the service's answer (an expected loading or error state, a configuration changed through the dev switch). The
  * cache's own tests (test/integration/config-cache.test.ts) mount a returning visitor with `fixture` on purpose.
+ * So is the tab's sessionStorage, where a conversation is kept for the next page (src/client/continuation.ts): the
+ * tests of a file share one page, and an element of an agent an earlier test talked to would restore that conversation.
  */
-beforeEach(() => clearWidgetConfigCache());
+beforeEach(() => {
+  clearWidgetConfigCache();
+  sessionStorage.clear();
+});
 
 /** The `terms_key` of the full fixture agent (`agent_demo_support`), whose terms are asked before the first conversation. */
 export const FULL_TERMS_KEY = 'acme_terms_v3';
@@ -28,6 +33,7 @@ export const FULL_TERMS_KEY = 'acme_terms_v3';
  */
 export async function mountWidget(agentId: string, attributes: Record<string, string> = {}, askTerms = false, settleMs = 10000): Promise<VoiceAgentWidget> {
   clearWidgetConfigCache();
+  sessionStorage.clear();
   if (askTerms) localStorage.removeItem(FULL_TERMS_KEY);
   else localStorage.setItem(FULL_TERMS_KEY, 'accepted');
   const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id=${agentId} server-url=${serviceUrl}></voice-agent-widget>`);

@@ -1,7 +1,7 @@
 import { isRecord } from '../internal/record.js';
 import type { WidgetConfigResponse } from '../config/types.js';
 import { ServiceHttpError, ServiceNetworkError, ServiceResponseError } from './errors.js';
-import { feedbackPath, widgetConfigPath } from './paths.js';
+import { widgetConfigPath } from './paths.js';
 
 /** The `fetch` the client uses; injectable for unit tests (DESIGN.md rule 11). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -13,7 +13,14 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-async function requestJson(url: string, init: RequestInit, options: RequestOptions): Promise<unknown> {
+/**
+ * One JSON request to the service, without cookies (`credentials: 'omit'`), aborted by `options.signal` or after
+ * `timeoutMs`; shared by the configuration read and the feedback post (feedback.ts).
+ * @returns the parsed body, undefined when empty
+ * @throws ServiceHttpError (non-2xx), ServiceNetworkError (unreachable, timeout), ServiceResponseError (2xx, not JSON);
+ *   the signal's reason when `options.signal` aborted
+ */
+export async function requestJson(url: string, init: RequestInit, options: RequestOptions): Promise<unknown> {
   const doFetch = options.fetch ?? ((input: string, requestInit?: RequestInit) => globalThis.fetch(input, requestInit));
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -54,25 +61,4 @@ export async function fetchWidgetConfig(
   const body = await requestJson(url, { method: 'GET' }, options);
   if (!isRecord(body) || !isRecord(body['widget_config'])) throw new ServiceResponseError(url, 'expected {agent_id, widget_config: {...}}');
   return { agent_id: typeof body['agent_id'] === 'string' ? body['agent_id'] : agentId, widget_config: body['widget_config'] };
-}
-
-/** The body of end-of-call feedback (PROTOCOL.md section 4). `rating` is an integer from 1 to 5. */
-export type ConversationFeedback = { rating: number; comment?: string } | { feedback: 'like' | 'dislike' };
-
-/**
- * Posts feedback on a conversation: `POST {serverUrl}/v1/voiceai/conversations/{conversationId}/feedback`
- * (PROTOCOL.md section 4). No API key is sent.
- * @throws ServiceHttpError (422 bad body, 404 unknown conversation), ServiceNetworkError
- */
-export async function postConversationFeedback(
-  serverUrl: string,
-  conversationId: string,
-  feedback: ConversationFeedback,
-  options: RequestOptions = {},
-): Promise<void> {
-  await requestJson(
-    serverUrl + feedbackPath(conversationId),
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(feedback) },
-    options,
-  );
 }

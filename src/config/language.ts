@@ -1,6 +1,7 @@
 /**
  * The languages of the widget (PROTOCOL.md section 2, `language`, `supported_language_overrides`, `language_presets`):
- * which the agent offers, which the conversation speaks (`chooseLanguage`), and how each is written and named. Pure.
+ * which the agent offers, which the conversation speaks (`chooseLanguage`), and which way each is written. Pure. How
+ * each is named is in language-name.ts (the conversation's language selector).
  */
 import { normalizeLanguage } from './validate.js';
 import type { WidgetConfig } from './types.js';
@@ -55,21 +56,4 @@ export function chooseLanguage(
 ): string {
   if ((!attribute || attribute === previousAttribute) && offeredLanguages(config).includes(chosen)) return chosen;
   return attribute ? config.language : preferredLanguage(config, browserLanguages);
-}
-
-/** The names `languageName` found (an `Intl.DisplayNames` is costly to make, and the header asks at each render). */
-const names = new Map<string, string>();
-
-/** A language's own name for itself (`de` → "Deutsch"), from the browser's `Intl.DisplayNames`; the tag when unknown. */
-export function languageName(language: string): string {
-  let name = names.get(language);
-  if (name === undefined) {
-    try {
-      name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
-    } catch {
-      name = language;
-    }
-    names.set(language, name);
-  }
-  return name;
 }

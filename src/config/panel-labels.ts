@@ -47,6 +47,10 @@ export const PANEL_LABELS = {
   rating_stars: '{rating} out of 5 stars',
   /** The status line of a call while the visitor muted the microphone (the unmute says `listening_status` again). */
   microphone_muted: 'Microphone muted',
+  /** The divider under the messages of a conversation continued from an earlier page of the visit (issue 21). */
+  earlier_in_visit: 'Earlier in this visit',
+  /** A continued conversation's notice: its voice call ended when the page changed (a call cannot outlive a load). */
+  call_ended_page_changed: 'The call ended when the page changed.',
 };
 
 /** Every label the conversation panel shows: the element's (`Labels`) and the panel's own (`PANEL_LABELS`). */

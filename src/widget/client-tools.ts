@@ -1,16 +1,14 @@
 /**
  * The page's client tools (PROTOCOL.md section 3, `client_tool_call`), kept in one store: the element fills it
  * (`clientTools`, `registerClientTool`, `clientToolHandler`), the start sequence adds a conversation's own tools (from
- * `voice-agent-before-start`), and the conversation reads it when the agent calls a tool. Nobody keeps a copy: the
- * store lives in the launcher's first script, so tools given before the conversation part loads are simply there.
+ * `voice-agent-before-start`), and the conversation reads it when the agent calls a tool (find-client-tool.ts
+ * `findClientTool`, in the conversation chunk). Nobody keeps a copy: the store lives in the launcher's first script, so
+ * tools given before the conversation part loads are simply there.
  */
 import type { ClientTool } from '../events/before-start.js';
 
 /** Answers a `client_tool_call`: resolves to the result text, rejects for an error (sent with `is_error: true`). */
 export type ClientToolHandler = (toolName: string, parameters: Record<string, unknown>) => Promise<string>;
-
-/** Own entries only (a tool named `toString` is not found on the prototype). */
-const own = (tools: Record<string, ClientTool>, name: string): ClientTool | undefined => (Object.hasOwn(tools, name) ? tools[name] : undefined);
 
 /** Keeps the entries of `tools` that are functions; anything else (not an object, a non-function value) is left out. */
 const functionsOf = (tools: unknown): Record<string, ClientTool> =>
@@ -18,12 +16,11 @@ const functionsOf = (tools: unknown): Record<string, ClientTool> =>
 
 /**
  * One element's client tools: the page's (`page`, by name), the running conversation's (`conversation`, by name;
- * replaced when a conversation starts) and the page's fallback `handler`. `find` answers which runs a call: the
- * conversation's tool, then the page's, then the handler.
+ * replaced when a conversation starts) and the page's fallback `handler`. `findClientTool` (find-client-tool.ts)
+ * answers which runs a call: the conversation's tool, then the page's, then the handler.
  */
 export class ClientToolStore {
   #page: Record<string, ClientTool> = {};
-  #conversation: Record<string, ClientTool> = {};
   #handler: ClientToolHandler | null = null;
 
   /** The page's tools by name; values that are not functions are left out when set. */
@@ -38,9 +35,7 @@ export class ClientToolStore {
    * The tools of the conversation that starts, asked first: `voice-agent-before-start`'s, already checked by
    * `readBeforeStart` (config/initiation.ts), which reports and leaves out what is not a function.
    */
-  set conversation(tools: Record<string, ClientTool>) {
-    this.#conversation = tools;
-  }
+  conversation: Record<string, ClientTool> = {};
 
   /** The page's handler of the calls no tool answers; anything but a function reads as null. */
   get handler(): ClientToolHandler | null {
@@ -63,12 +58,5 @@ export class ClientToolStore {
       const { [name]: _removed, ...rest } = this.#page;
       this.#page = rest;
     };
-  }
-
-  /** What runs the call of tool `name` with its `parameters`: a function returning its result (or promise), or null for none. */
-  find(name: string): ((parameters: Record<string, unknown>) => unknown) | null {
-    const tool = own(this.#conversation, name) ?? own(this.#page, name);
-    const handler = this.#handler;
-    return tool ?? (handler && ((parameters) => handler(name, parameters)));
   }
 }

@@ -4,9 +4,10 @@ import type { AttributeValues } from '../config/attributes.js';
 import { browserFamily } from '../audio/microphone.js';
 import { panelLabels } from '../config/panel-labels.js';
 import { offeredLanguages } from '../config/language.js';
-import { fillDynamicVariables, firstMessageFor, stripAudioTags } from '../config/texts.js';
+import { fillDynamicVariables, firstMessageFor, stripAudioTags } from '../config/conversation-texts.js';
 import type { ClientToolStore } from './client-tools.js';
 import { ClipboardController } from './controllers/clipboard.js';
+import { ContinuationController } from './controllers/continuation.js';
 import { ConversationController } from './controllers/conversation.js';
 import { FeedbackController } from './controllers/feedback.js';
 import { FollowTranscriptController } from './controllers/follow-transcript.js';
@@ -33,6 +34,8 @@ export interface PanelShell {
   readonly tools: ClientToolStore;
   /** The override and conversation attributes, as the element's properties hold them (null when absent). */
   attributes(): AttributeValues;
+  /** The element's resolved configuration and endpoint, or null before the first read (or after a failed one). */
+  value(): WidgetConfigValue | null;
   /** True when the panel is expanded to the viewport (the element's `expand()` sets it too). */
   expanded(): boolean;
   /** Expands the panel to the viewport, or back. */
@@ -61,6 +64,9 @@ export class ConversationPanel implements ReactiveController {
   readonly #follow: FollowTranscriptController;
   readonly #clipboard: ClipboardController;
   readonly #mobile: MediaQueryController;
+  readonly #continuation: ContinuationController;
+  /** The panel was rendered in the update under way (the element renders it only while it is shown). */
+  #shown = false;
   /** What the visitor typed and has not sent. */
   #draft = '';
   /** The text input and the row of conversation buttons, as their parts rendered them (`firstControl`). */
@@ -86,6 +92,12 @@ export class ConversationPanel implements ReactiveController {
     this.#follow = new FollowTranscriptController(host);
     this.#clipboard = new ClipboardController(host);
     this.#mobile = new MediaQueryController(host, MOBILE_QUERY);
+    const element = host as unknown as { open(): void; expand(): void };
+    this.#continuation = new ContinuationController(host, {
+      conversation: this.#conversation,
+      panel: () => ({ open: this.#shown, expanded: shell.expanded(), call: this.#voice.state !== 'off' }),
+      show: (expanded) => (expanded ? element.expand() : element.open()),
+    });
   }
 
   /** The panel's styles join the element's adopted sheets (after its own, so the cascade is as one list). */
@@ -118,6 +130,9 @@ export class ConversationPanel implements ReactiveController {
 
   hostUpdate(): void {
     this.#focused = (this.shell.host.renderRoot as ShadowRoot).activeElement;
+    this.#shown = false;
+    const value = this.shell.value();
+    if (value) this.#continuation.use(value.endpoint);
   }
 
   /**
@@ -186,6 +201,7 @@ export class ConversationPanel implements ReactiveController {
   /** The panel (`part="panel"`) and everything in it, from the resolved configuration. */
   render(value: WidgetConfigValue): TemplateResult {
     this.#rendered = value;
+    this.#shown = true;
     const { config, language, linkPolicy, terms } = value;
     const texts = panelLabels(value.texts);
     const conversation = this.#conversation;

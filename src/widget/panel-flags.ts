@@ -14,6 +14,8 @@ export interface ConversationFacts {
   status: SessionStatus;
   /** A conversation is starting or running. */
   active: boolean;
+  /** The conversation of an earlier page shown (issue 21): `call` when its voice call ended as the page changed. */
+  continued?: { call: boolean } | null;
 }
 
 /** The voice call's state as the panel reads it (the voice controller's). */
@@ -74,7 +76,8 @@ export function statusLabel(status: SessionStatus, turn: AudioTurnState | null, 
 export function panelFlags(config: WidgetConfig, conversation: ConversationFacts, voice: VoiceFacts): PanelFlags {
   const textAllowed = config.text_only || config.supports_text_only;
   const call = voice.state !== 'off';
-  const ended = conversation.status === 'ended';
+  // A call the page change ended is offered again as after any end (`new_call`).
+  const ended = conversation.status === 'ended' || (conversation.status === 'idle' && !!conversation.continued?.call);
   return {
     textAllowed,
     voiceAllowed: !config.text_only,

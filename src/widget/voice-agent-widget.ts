@@ -163,6 +163,7 @@ export class VoiceAgentWidget extends LitElement {
     toggle: () => this.#toggle(),
     onKeydown: (event) => this.#onPanelKeydown(event),
     chooseLanguage: (language) => this.#config.chooseLanguage(language),
+    value: () => this.#config.value,
     expanded: () => this.expanded,
     setExpanded: (expanded) => void (this.expanded = expanded),
   };
@@ -247,9 +248,10 @@ export class VoiceAgentWidget extends LitElement {
     new ThemeController(this, () => this.#config.value?.config ?? null);
   }
 
+  /** Removed, the panel closes; moved in the page (removed and inserted again in one task), it stays as it was. */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.panelOpen = false;
+    queueMicrotask(() => this.isConnected || (this.panelOpen = false));
   }
 
   /** A panel to show (open, `default_expanded`, `always_expanded`) needs the conversation part: it loads at once. */

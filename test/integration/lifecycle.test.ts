@@ -52,6 +52,8 @@ describe('mount and remove 100 times', () => {
       // A hundred fixtures in one test on purpose: what is counted is what mounting and removing many times leaves
       // behind. Only one is on the page at a time (each round removes its element).
       for (let round = 0; round < 100; round += 1) {
+        // Each round a first visit: the last round's conversation, kept for the next page, would be shown again.
+        sessionStorage.clear();
         const el = await fixture<VoiceAgentWidget>(html`<voice-agent-widget agent-id="agent_minimal" server-url=${serviceUrl}></voice-agent-widget>`);
         const root = el.shadowRoot!;
         await until(() => root.querySelector('.launcher:not([disabled])'), 'ready');

@@ -10,6 +10,10 @@ import { sendKeys } from '@web/test-runner-commands';
 import { serviceUrl } from '/__service__.js';
 import { typeText, until } from '../helpers.js';
 
+// Each test a first visit: a srcdoc frame shares this page's sessionStorage, where an earlier test's conversation is
+// kept for the next page (src/client/continuation.ts) and would be shown again, its chunk loaded at once.
+beforeEach(() => sessionStorage.clear());
+
 async function embed(body: string): Promise<{ frame: HTMLIFrameElement; win: Window & typeof globalThis; errors: string[] }> {
   const frame = document.createElement('iframe');
   frame.style.cssText = 'width: 800px; height: 700px; border: 0';

@@ -30,4 +30,6 @@ export default {
   type_instead: 'يمكنك الكتابة بدلاً من ذلك.',
   rating_stars: '{rating} من 5 نجوم',
   microphone_muted: 'الميكروفون مكتوم',
+  earlier_in_visit: 'في وقت سابق من هذه الزيارة',
+  call_ended_page_changed: 'انتهت المكالمة عند تغيير الصفحة.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Можете да пишете вместо това.',
   rating_stars: '{rating} от 5 звезди',
   microphone_muted: 'Микрофонът е заглушен',
+  earlier_in_visit: 'По-рано по време на това посещение',
+  call_ended_page_changed: 'Обаждането приключи при смяната на страницата.',
 } satisfies Translation;

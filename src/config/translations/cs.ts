@@ -30,4 +30,6 @@ export default {
   type_instead: 'Můžete také psát.',
   rating_stars: '{rating} z 5 hvězdiček',
   microphone_muted: 'Mikrofon je ztlumený',
+  earlier_in_visit: 'Dříve během této návštěvy',
+  call_ended_page_changed: 'Hovor byl ukončen při změně stránky.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Du kan skrive i stedet.',
   rating_stars: '{rating} ud af 5 stjerner',
   microphone_muted: 'Mikrofon slået fra',
+  earlier_in_visit: 'Tidligere under dette besøg',
+  call_ended_page_changed: 'Opkaldet blev afsluttet, da siden skiftede.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Sie können stattdessen schreiben.',
   rating_stars: '{rating} von 5 Sternen',
   microphone_muted: 'Mikrofon stummgeschaltet',
+  earlier_in_visit: 'Zuvor bei diesem Besuch',
+  call_ended_page_changed: 'Der Anruf wurde beim Seitenwechsel beendet.',
 } satisfies Translation;

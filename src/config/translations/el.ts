@@ -30,4 +30,6 @@ export default {
   type_instead: 'Μπορείτε εναλλακτικά να πληκτρολογήσετε.',
   rating_stars: '{rating} από 5 αστέρια',
   microphone_muted: 'Μικρόφωνο σε σίγαση',
+  earlier_in_visit: 'Νωρίτερα σε αυτή την επίσκεψη',
+  call_ended_page_changed: 'Η κλήση τερματίστηκε όταν άλλαξε η σελίδα.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Si lo prefiere, puede escribir.',
   rating_stars: '{rating} de 5 estrellas',
   microphone_muted: 'Micrófono silenciado',
+  earlier_in_visit: 'Anteriormente en esta visita',
+  call_ended_page_changed: 'La llamada ha finalizado al cambiar de página.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Voit myös kirjoittaa.',
   rating_stars: '{rating} viidestä tähdestä',
   microphone_muted: 'Mikrofoni mykistetty',
+  earlier_in_visit: 'Aiemmin tämän käynnin aikana',
+  call_ended_page_changed: 'Puhelu päättyi, kun sivu vaihtui.',
 } satisfies Translation;

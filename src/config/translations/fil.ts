@@ -30,4 +30,6 @@ export default {
   type_instead: 'Maaari ka ring mag-type.',
   rating_stars: '{rating} sa 5 bituin',
   microphone_muted: 'Naka-mute ang mikropono',
+  earlier_in_visit: 'Kanina sa pagbisitang ito',
+  call_ended_page_changed: 'Natapos ang tawag nang magpalit ng page.',
 } satisfies Translation;

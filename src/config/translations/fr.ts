@@ -30,4 +30,6 @@ export default {
   type_instead: 'Vous pouvez aussi écrire.',
   rating_stars: '{rating} sur 5 étoiles',
   microphone_muted: 'Micro coupé',
+  earlier_in_visit: 'Plus tôt lors de cette visite',
+  call_ended_page_changed: 'L’appel a pris fin au changement de page.',
 } satisfies Translation;

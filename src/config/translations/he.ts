@@ -30,4 +30,6 @@ export default {
   type_instead: 'אפשר גם להקליד.',
   rating_stars: '{rating} מתוך 5 כוכבים',
   microphone_muted: 'המיקרופון מושתק',
+  earlier_in_visit: 'מוקדם יותר בביקור הזה',
+  call_ended_page_changed: 'השיחה הסתיימה כשהדף התחלף.',
 } satisfies Translation;

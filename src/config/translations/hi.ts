@@ -30,4 +30,6 @@ export default {
   type_instead: 'आप इसके बजाय टाइप भी कर सकते हैं।',
   rating_stars: '5 में से {rating} स्टार',
   microphone_muted: 'माइक्रोफ़ोन म्यूट है',
+  earlier_in_visit: 'इस विज़िट में पहले',
+  call_ended_page_changed: 'पेज बदलने पर कॉल ख़त्म हो गई।',
 } satisfies Translation;

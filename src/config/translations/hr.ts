@@ -30,4 +30,6 @@ export default {
   type_instead: 'Možete i pisati.',
   rating_stars: '{rating} od 5 zvjezdica',
   microphone_muted: 'Mikrofon je utišan',
+  earlier_in_visit: 'Ranije tijekom ovog posjeta',
+  call_ended_page_changed: 'Poziv je završen pri promjeni stranice.',
 } satisfies Translation;

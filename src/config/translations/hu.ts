@@ -30,4 +30,6 @@ export default {
   type_instead: 'Írhat is helyette.',
   rating_stars: '5-ből {rating} csillag',
   microphone_muted: 'Mikrofon némítva',
+  earlier_in_visit: 'Korábban, a mostani látogatás során',
+  call_ended_page_changed: 'A hívás az oldalváltáskor véget ért.',
 } satisfies Translation;

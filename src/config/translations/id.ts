@@ -30,4 +30,6 @@ export default {
   type_instead: 'Anda juga dapat mengetik.',
   rating_stars: '{rating} dari 5 bintang',
   microphone_muted: 'Mikrofon dibisukan',
+  earlier_in_visit: 'Sebelumnya dalam kunjungan ini',
+  call_ended_page_changed: 'Panggilan berakhir saat halaman berganti.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'In alternativa, è possibile scrivere.',
   rating_stars: '{rating} su 5 stelle',
   microphone_muted: 'Microfono disattivato',
+  earlier_in_visit: 'In precedenza durante questa visita',
+  call_ended_page_changed: 'La chiamata è terminata al cambio di pagina.',
 } satisfies Translation;

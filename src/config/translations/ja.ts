@@ -30,4 +30,6 @@ export default {
   type_instead: '代わりに文字で入力することもできます。',
   rating_stars: '5つ星のうち{rating}',
   microphone_muted: 'マイクをミュート中',
+  earlier_in_visit: '今回の訪問中の以前の会話',
+  call_ended_page_changed: 'ページが切り替わったため、通話が終了しました。',
 } satisfies Translation;

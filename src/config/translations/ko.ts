@@ -30,4 +30,6 @@ export default {
   type_instead: '대신 텍스트를 입력할 수도 있습니다.',
   rating_stars: '별 5개 중 {rating}개',
   microphone_muted: '마이크 음소거됨',
+  earlier_in_visit: '이번 방문의 이전 대화',
+  call_ended_page_changed: '페이지가 바뀌어 통화가 종료되었습니다.',
 } satisfies Translation;

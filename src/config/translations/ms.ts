@@ -30,4 +30,6 @@ export default {
   type_instead: 'Anda juga boleh menaip.',
   rating_stars: '{rating} daripada 5 bintang',
   microphone_muted: 'Mikrofon diredamkan',
+  earlier_in_visit: 'Terdahulu dalam lawatan ini',
+  call_ended_page_changed: 'Panggilan ditamatkan apabila halaman bertukar.',
 } satisfies Translation;

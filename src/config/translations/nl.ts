@@ -30,4 +30,6 @@ export default {
   type_instead: 'U kunt ook typen.',
   rating_stars: '{rating} van de 5 sterren',
   microphone_muted: 'Microfoon gedempt',
+  earlier_in_visit: 'Eerder tijdens dit bezoek',
+  call_ended_page_changed: 'Het gesprek is beëindigd bij het wisselen van pagina.',
 } satisfies Translation;

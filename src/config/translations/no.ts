@@ -30,4 +30,6 @@ export default {
   type_instead: 'Du kan skrive i stedet.',
   rating_stars: '{rating} av 5 stjerner',
   microphone_muted: 'Mikrofon dempet',
+  earlier_in_visit: 'Tidligere under dette besøket',
+  call_ended_page_changed: 'Samtalen ble avsluttet da siden ble byttet.',
 } satisfies Translation;

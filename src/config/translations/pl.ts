@@ -30,4 +30,6 @@ export default {
   type_instead: 'Możesz też pisać.',
   rating_stars: '{rating} z 5 gwiazdek',
   microphone_muted: 'Mikrofon wyciszony',
+  earlier_in_visit: 'Wcześniej podczas tej wizyty',
+  call_ended_page_changed: 'Rozmowa zakończyła się po zmianie strony.',
 } satisfies Translation;

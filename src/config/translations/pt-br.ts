@@ -30,4 +30,6 @@ export default {
   type_instead: 'Você também pode digitar.',
   rating_stars: '{rating} de 5 estrelas',
   microphone_muted: 'Microfone silenciado',
+  earlier_in_visit: 'Anteriormente nesta visita',
+  call_ended_page_changed: 'A chamada foi encerrada ao mudar de página.',
 } satisfies Translation;

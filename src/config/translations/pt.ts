@@ -30,4 +30,6 @@ export default {
   type_instead: 'Em alternativa, pode escrever.',
   rating_stars: '{rating} de 5 estrelas',
   microphone_muted: 'Microfone silenciado',
+  earlier_in_visit: 'Anteriormente nesta visita',
+  call_ended_page_changed: 'A chamada terminou ao mudar de página.',
 } satisfies Translation;

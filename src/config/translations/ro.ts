@@ -30,4 +30,6 @@ export default {
   type_instead: 'Puteți scrie în schimb.',
   rating_stars: '{rating} din 5 stele',
   microphone_muted: 'Microfon dezactivat',
+  earlier_in_visit: 'Mai devreme în această vizită',
+  call_ended_page_changed: 'Apelul s-a încheiat la schimbarea paginii.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Вместо этого можно написать.',
   rating_stars: '{rating} из 5 звёзд',
   microphone_muted: 'Микрофон выключен',
+  earlier_in_visit: 'Ранее во время этого посещения',
+  call_ended_page_changed: 'Звонок завершён при смене страницы.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Môžete tiež písať.',
   rating_stars: '{rating} z 5 hviezdičiek',
   microphone_muted: 'Mikrofón je stlmený',
+  earlier_in_visit: 'Predtým počas tejto návštevy',
+  call_ended_page_changed: 'Hovor bol ukončený pri zmene stránky.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Du kan skriva i stället.',
   rating_stars: '{rating} av 5 stjärnor',
   microphone_muted: 'Mikrofon avstängd',
+  earlier_in_visit: 'Tidigare under det här besöket',
+  call_ended_page_changed: 'Samtalet avslutades när sidan byttes.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'அதற்குப் பதிலாக நீங்கள் டைப் செய்யலாம்.',
   rating_stars: '5 நட்சத்திரங்களில் {rating}',
   microphone_muted: 'மைக்ரோஃபோன் மியூட் செய்யப்பட்டுள்ளது',
+  earlier_in_visit: 'இந்த வருகையில் முன்னதாக',
+  call_ended_page_changed: 'பக்கம் மாறியதால் அழைப்பு முடிந்தது.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Bunun yerine yazabilirsiniz.',
   rating_stars: '5 üzerinden {rating} yıldız',
   microphone_muted: 'Mikrofon sessize alındı',
+  earlier_in_visit: 'Bu ziyarette daha önce',
+  call_ended_page_changed: 'Sayfa değiştiğinde arama sona erdi.',
 } satisfies Translation;

@@ -30,4 +30,6 @@ export default {
   type_instead: 'Натомість можна написати.',
   rating_stars: '{rating} з 5 зірок',
   microphone_muted: 'Мікрофон вимкнено',
+  earlier_in_visit: 'Раніше під час цього відвідування',
+  call_ended_page_changed: 'Дзвінок завершено під час зміни сторінки.',
 } satisfies Translation;

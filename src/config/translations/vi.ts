@@ -30,4 +30,6 @@ export default {
   type_instead: 'Bạn cũng có thể nhập tin nhắn.',
   rating_stars: '{rating} trên 5 sao',
   microphone_muted: 'Đã tắt tiếng micrô',
+  earlier_in_visit: 'Trước đó trong lần truy cập này',
+  call_ended_page_changed: 'Cuộc gọi đã kết thúc khi chuyển trang.',
 } satisfies Translation;

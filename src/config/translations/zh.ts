@@ -30,4 +30,6 @@ export default {
   type_instead: '您也可以改为输入文字。',
   rating_stars: '{rating} 星（满分 5 星）',
   microphone_muted: '麦克风已静音',
+  earlier_in_visit: '本次访问中之前的对话',
+  call_ended_page_changed: '通话已在页面切换时结束。',
 } satisfies Translation;

@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ConversationPanel, PanelShell } from '../conversation-panel.js';
 import { VoiceAgentErrorEvent } from '../../events/error.js';
+import { hasKeptConversation } from '../../client/kept-conversation.js';
 import * as log from '../../internal/console.js';
 import { whenIdle } from '../../internal/idle.js';
 
@@ -127,7 +128,9 @@ export class ConversationLoaderController implements ReactiveController {
   preloadWhenIdle(): void {
     this.#idleWanted = true;
     if (this.panel || this.#shared.loaded || this.#shared.preloaded || this.status !== 'idle' || this.#idle !== undefined) return;
-    if (document.readyState === 'complete') this.#scheduleIdle();
+    // A conversation this tab kept from an earlier page is shown as it was (issue 21): the module loads now.
+    if (hasKeptConversation()) void this.load().catch(() => {});
+    else if (document.readyState === 'complete') this.#scheduleIdle();
     else addEventListener('load', this.#onLoad, { once: true });
   }
 

@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { AudioTurnState } from '../../audio/audio-controller.js';
+import { continuationContext, type Continuation } from '../../client/continuation.js';
 import { ConversationSession, type EndReason, type SessionEventMap, type SessionOptions, type SessionStatus } from '../../client/session.js';
 import { VoiceAgentConversationEndEvent } from '../../events/conversation-end.js';
 import { VoiceAgentConversationEvent } from '../../events/conversation.js';
@@ -8,6 +9,8 @@ import { VoiceAgentMessageEvent } from '../../events/message.js';
 import { VoiceAgentStatusEvent } from '../../events/status.js';
 import * as log from '../../internal/console.js';
 import { ClientToolStore } from '../client-tools.js';
+import { findClientTool } from '../find-client-tool.js';
+import { whenGone } from './presence.js';
 
 export type { ClientToolHandler } from '../client-tools.js';
 
@@ -29,12 +32,15 @@ export interface TranscriptEntry {
   tool?: 'working' | 'done' | 'error';
   /** The visitor's like / dislike of an agent message, once sent (PROTOCOL.md section 4, `feedback_mode: during`). */
   score?: 'like' | 'dislike';
+  /** A message of an earlier page of this visit, restored from its continuation (issue 21). */
+  earlier?: boolean;
 }
 
 /** What a notice line tells: how the conversation ended (`EndReason`), a switch between voice and text, a voice failure. */
 export type NoticeKind =
   | EndReason | 'text_mode' | 'voice_mode' | 'microphone_denied' | 'no_microphone' | 'microphone_lost' | 'audio_blocked' | 'output_lost'
-  | 'microphone_in_use' | 'microphone_blocked_page' | 'microphone_blocked_frame' | 'insecure_page' | 'microphone_default';
+  | 'microphone_in_use' | 'microphone_blocked_page' | 'microphone_blocked_frame' | 'insecure_page' | 'microphone_default'
+  | 'earlier_in_visit' | 'call_ended_page_changed';
 
 /** How long a client tool may take before its call is answered as an error (`is_error: true`), in ms. */
 export const CLIENT_TOOL_TIMEOUT_MS = 10000;
@@ -80,8 +86,11 @@ export class ConversationController implements ReactiveController {
   #lastActivity = 0;
   /** The pending draw of streamed text (`STREAM_DRAW_MS`), 0 when none. */
   #drawTimer: ReturnType<typeof setTimeout> | 0 = 0;
+  #endReason: EndReason | null = null;
+  /** The earlier conversation restored (`restore`) that the next one continues, until that one starts. */
+  #continued: Continuation | null = null;
 
-  constructor(private readonly host: ReactiveControllerHost & EventTarget, { tools = new ClientToolStore(), turn = () => null }: ConversationSources = {}) {
+  constructor(private readonly host: ReactiveControllerHost & EventTarget & { readonly isConnected: boolean }, { tools = new ClientToolStore(), turn = () => null }: ConversationSources = {}) {
     host.addController(this);
     this.tools = tools;
     this.#turn = turn;
@@ -90,6 +99,11 @@ export class ConversationController implements ReactiveController {
   /** The latest session's status: `idle` → `connecting` → `connected` → `ended`. */
   get status(): SessionStatus {
     return this.#session?.status ?? 'idle';
+  }
+
+  /** Why the latest session ended (`user`, `agent`, or `error`, a voice failure the element ended it for included), or null. */
+  get endReason(): EndReason | null {
+    return this.#endReason;
   }
 
   /** The latest session's conversation id, set by the handshake; null before it. */
@@ -113,14 +127,45 @@ export class ConversationController implements ReactiveController {
   }
 
   /**
-   * The element left the page: close the socket, forget the conversation and its transcript (a re-added element starts
-   * clean). A handshake under way rejects at once, saying so.
+   * The conversation restored from an earlier page, which the next one continues (`restore`), or null: its id and
+   * whether a voice call was on when the page changed.
+   */
+  get continued(): Pick<Continuation, 'conversationId' | 'call'> | null {
+    return this.#continued;
+  }
+
+  /**
+   * Shows the messages of an earlier page of this visit (issue 21) when nothing has happened here yet: each as an
+   * `earlier` entry (agent text through the markdown pipeline again, visitor text as text), then, when a call was on,
+   * the notice that it ended when the page changed, then the `earlier_in_visit` divider. The next conversation
+   * continues it (`start`: a `contextual_update` of its turns first). Nothing when a conversation ran or is shown.
+   * @returns whether it was restored
+   */
+  restore(continuation: Continuation): boolean {
+    if (this.#session || this.transcript.length || !continuation.messages.length) return false;
+    for (const { role, text } of continuation.messages) {
+      this.#add({ role, text, eventId: null, streaming: false, earlier: true, ...(role === 'user' ? { delivery: 'sent' as const } : {}) }, false);
+    }
+    if (continuation.call) this.notice('call_ended_page_changed');
+    this.notice('earlier_in_visit');
+    this.#continued = continuation;
+    return true;
+  }
+
+  /**
+   * The element left the page (not moved in it, see `whenGone`): close the socket, forget the conversation and its
+   * transcript (a re-added element shows what its continuation kept). A handshake under way rejects, saying so.
    */
   hostDisconnected(): void {
+    whenGone(this.host, () => this.#leave());
+  }
+
+  #leave(): void {
     const session = this.#session;
     this.#session = null;
     session?.end();
     this.transcript = [];
+    this.#continued = null;
     this.#announced = '';
     clearTimeout(this.#drawTimer);
     this.#drawTimer = 0;
@@ -137,7 +182,7 @@ export class ConversationController implements ReactiveController {
     if (this.active) return this.#handshake!;
     const session = new ConversationSession(options);
     this.#session = session;
-    this.#cause = null;
+    this.#cause = this.#endReason = null;
     // Only the latest session speaks: an older one (ended, or closed by the element leaving) is not heard.
     // Each message is drawn at once, but a listener that answers `later` (a streamed delta) is drawn within
     // STREAM_DRAW_MS, together with the deltas that follow it.
@@ -155,10 +200,14 @@ export class ConversationController implements ReactiveController {
           }, STREAM_DRAW_MS);
         }
       });
+    // A conversation that continues an earlier page's tells the agent its turns and the page now, before anything the
+    // visitor sends (the session sends what was queued in order, right after the handshake).
+    const continued = this.#continued;
+    this.#continued = null;
     on('conversation_initiation_metadata', (m) => {
       const conversationId = m.conversation_initiation_metadata_event.conversation_id;
       for (const entry of this.transcript) if (entry.delivery === 'pending') entry.delivery = 'sent';
-      this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId }));
+      this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId, previousConversationId: continued?.conversationId ?? null }));
       this.announceStatus();
     });
     // A streamed reply's parts are all drawn later: its `start` (an empty bubble) with its first deltas, its `stop`
@@ -209,6 +258,7 @@ export class ConversationController implements ReactiveController {
         entry.streaming = false;
       }
       const cause = this.#cause;
+      this.#endReason = cause ? 'error' : end.reason;
       this.notice(cause ?? end.reason);
       this.host.dispatchEvent(
         new VoiceAgentConversationEndEvent({
@@ -224,6 +274,9 @@ export class ConversationController implements ReactiveController {
     ));
     // Failures are told through `ended`: a caller that does not await the handshake leaves no unhandled rejection.
     handshake.catch(() => {});
+    if (continued) {
+      session.sendContextualUpdate(continuationContext(continued.messages, continued.conversationId, { title: document.title, path: location.pathname }));
+    }
     this.host.requestUpdate();
     this.announceStatus();
     return handshake;
@@ -320,7 +373,7 @@ export class ConversationController implements ReactiveController {
    */
   async #answerToolCall(session: ConversationSession, id: string, name: string, parameters: Record<string, unknown>): Promise<void> {
     const entry = this.#add({ role: 'tool', text: name, eventId: null, streaming: false, tool: 'working' });
-    const tool = this.tools.find(name);
+    const tool = findClientTool(this.tools, name);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let result: string;
     try {

@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
-import { postConversationFeedback, type FetchLike } from '../../client/rest.js';
+import { postConversationFeedback } from '../../client/feedback.js';
+import type { FetchLike } from '../../client/rest.js';
 import { MAX_TEXT_LENGTH } from '../../config/defaults.js';
 import * as log from '../../internal/console.js';
 import { ModalController } from './modal.js';

@@ -12,6 +12,7 @@ import { whenIdle } from '../../internal/idle.js';
 import { prepareMarkdown } from '../../markdown/render.js';
 import type { ClientToolStore } from '../client-tools.js';
 import type { ConversationController } from './conversation.js';
+import { whenGone } from './presence.js';
 import type { TermsController } from './terms.js';
 import type { VoiceController } from './voice.js';
 import type { WidgetConfigValue } from './widget-config.js';
@@ -55,9 +56,12 @@ export class StartController implements ReactiveController {
     host.addController(this);
   }
 
+  /** The element left the page (not moved in it, see `whenGone`): the starts under way reject, saying so. */
   hostDisconnected(): void {
-    this.#cancelPrepare();
-    for (const reject of [...this.#rejects]) reject(new Error(LEFT_PAGE));
+    whenGone(this.host, () => {
+      this.#cancelPrepare();
+      for (const reject of [...this.#rejects]) reject(new Error(LEFT_PAGE));
+    });
   }
 
   /**
@@ -95,7 +99,8 @@ export class StartController implements ReactiveController {
     const open = (): void => {
       if (settled) return;
       const prepared = this.#prepare(value, mode);
-      // The page's before-start listener may have removed the element: that start was rejected; nothing opens.
+      // The page's before-start listener may have removed the element: that start is rejected; nothing opens.
+      if (!this.host.isConnected) fail(new Error(LEFT_PAGE));
       if (settled) return;
       if (!prepared) return fail(new Error('the conversation did not start: the page cancelled it (voice-agent-before-start)'));
       tools.conversation = prepared.tools;

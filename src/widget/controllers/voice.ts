@@ -11,6 +11,7 @@ import type { VoiceAgentErrorCode } from '../../events/error.js';
 import type { ConversationController, NoticeKind } from './conversation.js';
 import { DeviceChoiceController } from './device-choice.js';
 import { LevelMeter } from './levels.js';
+import { whenGone } from './presence.js';
 
 /** Where a voice call stands: `off`, `starting` (asking for the microphone, connecting), `on` (audio flowing). */
 export type VoiceState = 'off' | 'starting' | 'on';
@@ -133,8 +134,9 @@ export class VoiceController implements ReactiveController {
     () => this.state !== 'off');
   }
 
+  /** The element left the page (not moved in it, see `whenGone`): the call ends and everything is released. */
   hostDisconnected(): void {
-    this.#release();
+    whenGone(this.host, () => this.#release());
   }
 
   /** The call's turn as the page is told it (`voice-agent-status`): null unless the call's audio flows in voice. */

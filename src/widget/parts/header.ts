@@ -1,5 +1,5 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
-import { languageName } from '../../config/language.js';
+import { languageName } from '../../config/language-name.js';
 import type { Labels, WidgetConfig } from '../../config/types.js';
 import { avatar } from './avatar.js';
 import { elementRef, type ElementCallback } from './element-ref.js';

@@ -1,5 +1,5 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
-import { stripAudioTags } from '../../config/texts.js';
+import { stripAudioTags } from '../../config/conversation-texts.js';
 import type { PanelLabels } from '../../config/panel-labels.js';
 import type { Labels } from '../../config/types.js';
 import type { LinkPolicy } from '../../config/link-policy.js';
@@ -94,6 +94,7 @@ export interface MessageOptions {
  */
 export function message({ entry, texts, linkPolicy, stripTags, onRate, onResend, onCopyCode }: MessageOptions): TemplateResult {
   if (entry.role === 'tool') return html`<p part="notice tool-status" class="notice">${texts[`agent_${entry.tool!}`]}</p>`;
+  if (entry.notice === 'earlier_in_visit') return html`<p part="notice earlier-divider" class="notice divider">${texts.earlier_in_visit}</p>`;
   if (entry.role === 'notice') return html`<p part="notice" class="notice ${NOT_FAILURES.has(entry.notice!) ? '' : 'error'}">${noticeText(texts, entry.notice!)}</p>`;
   if (entry.role === 'user') {
     return html`<div part="message user-message" class="message user ${entry.delivery ?? ''}" dir="auto">
@@ -124,7 +125,7 @@ export const noticeText = (texts: PanelLabels, kind: NoticeKind): string => text
  * The notices that tell no failure: an end the visitor or the agent chose, the switches of mode, and a microphone that
  * moved to the default one with the call going on. Every other notice is shown in the error colour.
  */
-const NOT_FAILURES: ReadonlySet<NoticeKind> = new Set(['user', 'agent', 'text_mode', 'voice_mode', 'microphone_default']);
+const NOT_FAILURES: ReadonlySet<NoticeKind> = new Set(['user', 'agent', 'text_mode', 'voice_mode', 'microphone_default', 'earlier_in_visit', 'call_ended_page_changed']);
 
 export const messageStyles = css`
   .message {
@@ -170,6 +171,20 @@ export const messageStyles = css`
     margin: 4px 0;
     color: var(--_subtle-text);
     font-size: 12px;
+  }
+  /* The divider under the messages of an earlier page of the visit: a rule on each side of its label. */
+  .divider {
+    align-self: stretch;
+    display: flex;
+    align-items: center;
+    gap: 8px;
+  }
+  .divider::before,
+  .divider::after {
+    content: '';
+    flex: 1;
+    border-top: 1px solid currentColor;
+    opacity: 0.5;
   }
   .notice.error,
   .unsent-mark {

@@ -2,7 +2,7 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { Directive, directive } from 'lit/directive.js';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { stripAudioTags } from '../../config/texts.js';
+import { stripAudioTags } from '../../config/conversation-texts.js';
 import type { PanelLabels } from '../../config/panel-labels.js';
 import type { LinkPolicy } from '../../config/link-policy.js';
 import type { TranscriptEntry } from '../controllers/conversation.js';

@@ -1,6 +1,7 @@
 // PROTOCOL.md section 2 (`language`, `supported_language_overrides`): which language the conversation speaks.
 import { expect } from '@open-wc/testing';
-import { chooseLanguage, languageName, offeredLanguages, preferredLanguage } from '../../../src/config/language.js';
+import { chooseLanguage, offeredLanguages, preferredLanguage } from '../../../src/config/language.js';
+import { languageName } from '../../../src/config/language-name.js';
 import { resolveWidgetConfig } from '../../../src/config/validate.js';
 
 /** An agent in `language` offering `overrides`, as validated (the `language` attribute, when set, is laid over it). */

@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { ClientToolStore } from '../../../src/widget/client-tools.js';
+import { findClientTool } from '../../../src/widget/find-client-tool.js';
 
-describe('ClientToolStore', () => {
+describe('ClientToolStore and findClientTool', () => {
   it('keeps only functions as page tools, whatever it is given', () => {
     const store = new ClientToolStore();
     const tool = (): string => 'ok';
@@ -15,21 +16,21 @@ describe('ClientToolStore', () => {
 
   it('finds the conversation\'s tool first, then the page\'s, then the handler, else none', async () => {
     const store = new ClientToolStore();
-    expect(store.find('time')).to.equal(null);
+    expect(findClientTool(store, 'time')).to.equal(null);
     store.page = { time: () => 'page', cart: () => 'page cart' };
     store.conversation = { time: () => 'conversation' };
     store.handler = async (name) => `handler ${name}`;
-    expect(await store.find('time')!({})).to.equal('conversation');
-    expect(await store.find('cart')!({})).to.equal('page cart');
-    expect(await store.find('other')!({ a: 1 })).to.equal('handler other');
+    expect(await findClientTool(store, 'time')!({})).to.equal('conversation');
+    expect(await findClientTool(store, 'cart')!({})).to.equal('page cart');
+    expect(await findClientTool(store, 'other')!({ a: 1 })).to.equal('handler other');
     store.conversation = {};
-    expect(await store.find('time')!({}), 'a new conversation replaces the last one\'s tools').to.equal('page');
+    expect(await findClientTool(store, 'time')!({}), 'a new conversation replaces the last one\'s tools').to.equal('page');
   });
 
   it('finds own entries only: a tool named like an Object method is not on the prototype', () => {
     const store = new ClientToolStore();
-    expect(store.find('toString')).to.equal(null);
-    expect(store.find('constructor')).to.equal(null);
+    expect(findClientTool(store, 'toString')).to.equal(null);
+    expect(findClientTool(store, 'constructor')).to.equal(null);
   });
 
   it('register adds one tool and returns its removal, which leaves a tool registered later under the name alone', () => {

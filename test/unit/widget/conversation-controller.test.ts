@@ -46,7 +46,7 @@ describe('ConversationController', () => {
     socket.serverSends(metadata('conv_1'));
     const startEvent = await started;
     seen.push(conversation.status);
-    expect(startEvent.detail).to.deep.equal({ conversationId: 'conv_1' });
+    expect(startEvent.detail).to.deep.equal({ conversationId: 'conv_1', previousConversationId: null });
     expect(startEvent.bubbles && startEvent.composed).to.equal(true);
     expect(conversation.conversationId).to.equal('conv_1');
 

@@ -27,7 +27,8 @@ function fakeImport(fail: () => boolean = () => false): { importModule: ImportCo
 }
 
 const shellOf = (host: TestHost): PanelShell => ({
-  host, tools: new ClientToolStore(), attributes: () => ({}) as never, toggle: () => {}, onKeydown: () => {}, chooseLanguage: () => {}, expanded: () => false, setExpanded: () => {},
+  host, tools: new ClientToolStore(), attributes: () => ({}) as never, toggle: () => {}, onKeydown: () => {}, chooseLanguage: () => {}, value: () => null,
+  expanded: () => false, setExpanded: () => {},
 });
 
 /** Holds `requestIdleCallback` so a test decides when the browser is idle. */
