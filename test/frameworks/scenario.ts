@@ -21,7 +21,7 @@ export { serviceUrl };
 export const AGENT_ID = 'agent_demo_support';
 
 /** The terms of `agent_demo_support` count as accepted (a returning visitor), as in test/widget-helpers.ts. */
-const TERMS_KEY = 'acme_terms_v3';
+export const TERMS_KEY = 'acme_terms_v3';
 
 export type MountApp = (container: HTMLElement, props: AppProps) => Promise<MountedApp>;
 
@@ -32,7 +32,7 @@ export async function loadApp<T = { mount: MountApp }>(name: string): Promise<T>
 }
 
 /** Counts the page's WebSockets by wrapping window.WebSocket (as test/integration/lifecycle.test.ts); `restore` undoes it. */
-function countSockets(): { sockets: WebSocket[]; restore: () => void } {
+export function countSockets(): { sockets: WebSocket[]; restore: () => void } {
   const sockets: WebSocket[] = [];
   const NativeWebSocket = window.WebSocket;
   window.WebSocket = class extends NativeWebSocket {
@@ -45,7 +45,7 @@ function countSockets(): { sockets: WebSocket[]; restore: () => void } {
 }
 
 /** Collects console.error and console.warn lines until `stop`. */
-function watchConsole(): { lines: string[]; stop: () => void } {
+export function watchConsole(): { lines: string[]; stop: () => void } {
   const lines: string[] = [];
   const { error, warn } = console;
   console.error = (...args: unknown[]) => (lines.push(`error: ${args.map(String).join(' ')}`), error.apply(console, args));

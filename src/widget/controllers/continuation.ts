@@ -36,11 +36,13 @@ export class ContinuationController implements ReactiveController {
 
   /**
    * Takes the key of `endpoint`'s (server, agent) when no element of the page holds it, and restores its continuation
-   * into the conversation (once: a conversation shown or run here already is never replaced). Called before each update.
+   * into the conversation (once: a conversation shown or run here already is never replaced). Called before each update
+   * of the element while it is in the page.
    */
   use(endpoint: ServiceEndpoint): void {
     const key = continuationKey(endpoint.serverUrl, endpoint.agentId);
-    if (key === this.#key) return;
+    // An element that left may still update once (its conversation ending): it takes no key.
+    if (key === this.#key || !this.host.isConnected) return;
     this.#release();
     if (held.has(key)) return;
     held.add(key);

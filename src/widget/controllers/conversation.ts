@@ -138,11 +138,12 @@ export class ConversationController implements ReactiveController {
    * Shows the messages of an earlier page of this visit (issue 21) when nothing has happened here yet: each as an
    * `earlier` entry (agent text through the markdown pipeline again, visitor text as text), then, when a call was on,
    * the notice that it ended when the page changed, then the `earlier_in_visit` divider. The next conversation
-   * continues it (`start`: a `contextual_update` of its turns first). Nothing when a conversation ran or is shown.
+   * continues it (`start`: a `contextual_update` of its turns first). Nothing when a conversation ran or is shown here,
+   * or when there is nothing to show (no message, no call).
    * @returns whether it was restored
    */
   restore(continuation: Continuation): boolean {
-    if (this.#session || this.transcript.length || !continuation.messages.length) return false;
+    if (this.#session || this.transcript.length || !(continuation.messages.length || continuation.call)) return false;
     for (const { role, text } of continuation.messages) {
       this.#add({ role, text, eventId: null, streaming: false, earlier: true, ...(role === 'user' ? { delivery: 'sent' as const } : {}) }, false);
     }

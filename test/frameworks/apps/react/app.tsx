@@ -64,3 +64,6 @@ function ServerRenderedApp({ onCommit, ...props }: AppProps & { onCommit: () => 
 }
 
 export { ServerRenderedApp };
+
+/** The routed app (routes.tsx; test/frameworks/routes.ts). */
+export { mountRoutes } from './routes.js';

@@ -1,8 +1,9 @@
 // The Vue 3 app: createApp + mount (mount), or createSSRApp + mount over the markup server.ts rendered for the same
 // props (hydrate; test/frameworks/vue-ssr.test.ts); a re-render with new props (reactive state), unmount.
 import { createApp, createSSRApp, h, nextTick, reactive } from 'vue';
-import type { AppProps, MountedApp } from '../types.js';
+import type { AppProps, MountedApp, MountedRoutedApp, RoutedAppProps } from '../types.js';
 import App from './App.vue';
+import Routes from './Routes.vue';
 
 function start(container: HTMLElement, props: AppProps, create: typeof createApp, onWarning?: (message: string) => void): Promise<MountedApp> {
   const state = reactive({ ...props });
@@ -25,4 +26,18 @@ export function mount(container: HTMLElement, props: AppProps): Promise<MountedA
 /** Hydrates the server's markup in `container`; Vue's warnings (hydration mismatches among them) go to `onWarning`. */
 export function hydrate(container: HTMLElement, props: AppProps, onWarning: (message: string) => void): Promise<MountedApp> {
   return start(container, props, createSSRApp, onWarning);
+}
+
+/** The routed app (Routes.vue; test/frameworks/routes.ts): a route switch or a footer reorder through reactive state. */
+export function mountRoutes(container: HTMLElement, props: RoutedAppProps): Promise<MountedRoutedApp> {
+  const state = reactive({ ...props });
+  const app = createApp({ render: () => h(Routes, state) });
+  app.mount(container);
+  return nextTick().then(() => ({
+    async update(changes) {
+      Object.assign(state, changes);
+      await nextTick();
+    },
+    unmount: () => app.unmount(),
+  }));
 }
