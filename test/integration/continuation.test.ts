@@ -102,6 +102,7 @@ describe('a conversation kept across the pages of a visit', () => {
     await until(() => part(el, 'panel') && $(el, '.divider'), 'the panel open with the earlier messages');
     expect(lines(el)).to.deep.equal([...before, 'Earlier in this visit']);
     expect($(el, '.divider')!.getAttribute('part')).to.equal('notice earlier-divider');
+    await expect(el).to.be.accessible();
     expect(part(el, 'end-button'), 'no conversation runs until the visitor goes on').to.equal(null);
 
     const started = oneEvent<VoiceAgentConversationEvent>(el, 'voice-agent-conversation');
@@ -221,5 +222,6 @@ describe('a conversation kept across the pages of a visit', () => {
     expect(lines(again).slice(-2)).to.deep.equal(['The call ended when the page changed.', 'Earlier in this visit']);
     expect(part(again, 'start-call-button')!.textContent!.trim()).to.equal('New call');
     expect(live(again)).to.equal(false);
+    await expect(again).to.be.accessible();
   });
 });

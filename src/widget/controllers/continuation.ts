@@ -29,6 +29,11 @@ export class ContinuationController implements ReactiveController {
   #key: string | null = null;
   /** What was written last (a fingerprint of it), so an update that changed nothing writes nothing. */
   #written = '';
+  /**
+   * A call was on at the last write. It stays so through the call's end by an error: a page being left closes the
+   * socket before it goes (Firefox, after `beforeunload`), and the next page must still say that the call ended then.
+   */
+  #call = false;
 
   constructor(private readonly host: ReactiveControllerHost & { readonly isConnected: boolean }, private readonly sources: ContinuationSources) {
     host.addController(this);
@@ -62,7 +67,11 @@ export class ContinuationController implements ReactiveController {
       this.#written = 'ended';
       return;
     }
-    const { open, expanded, call } = this.sources.panel();
+    const panel = this.sources.panel();
+    const { open, expanded } = panel;
+    // A restored call that ended as the page changed stays told until the visitor goes on.
+    const restoredCall = conversation.status === 'idle' && !!conversation.continued?.call;
+    const call = (this.#call = panel.call || restoredCall || (this.#call && conversation.status === 'ended'));
     const transcript = conversation.transcript;
     const last = transcript.at(-1);
     const conversationId = conversation.conversationId ?? conversation.continued?.conversationId ?? null;
@@ -73,8 +82,7 @@ export class ContinuationController implements ReactiveController {
     for (const entry of transcript) {
       if ((entry.role === 'agent' || entry.role === 'user') && !entry.streaming && entry.text) messages.push({ role: entry.role, text: entry.text });
     }
-    const wasCall = call || (conversation.status === 'idle' && !!conversation.continued?.call);
-    writeContinuation(key, { conversationId, open, expanded, mode: wasCall ? 'voice' : 'text', call, updatedAt: Date.now(), messages });
+    writeContinuation(key, { conversationId, open, expanded, mode: call ? 'voice' : 'text', call, updatedAt: Date.now(), messages });
   }
 
   /** The element left the page (not moved in it, see `whenGone`): the key goes, what was written stays for the next. */
