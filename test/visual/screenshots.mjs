@@ -607,6 +607,12 @@ async function shootStates() {
   await waitForReplyDone(page);
   await page.getByRole('button', { name: 'Like', exact: true }).last().click();
   await shoot(page, 'feedback-during.png');
+  // The next page of the visit (here a reload): the panel open again, the earlier messages above their divider (issue 21).
+  step = 'continued-text';
+  await page.reload();
+  await page.locator('[part~="earlier-divider"]').waitFor();
+  await page.locator('[part~="user-message"]').getByText('hello', { exact: true }).waitFor();
+  await shoot(page, 'continued-text.png');
   await context.close();
 
   await accessibilityStates();
@@ -724,6 +730,12 @@ async function voiceStates() {
     await page.getByText('Switched to text mode', { exact: true }).waitFor();
     await status(page, 'Chatting with AI agent').waitFor();
     await shoot(page, 'voice-text-mode.png');
+    // A reload during the call: the call cannot outlive it; the transcript says so and offers a new call (issue 21).
+    step = 'continued-call';
+    await page.reload();
+    await page.getByText('The call ended when the page changed.', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'New call', exact: true }).waitFor();
+    await shoot(page, 'continued-call.png');
     await context.close();
 
     step = 'voice-no-transcript';
