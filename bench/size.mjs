@@ -81,6 +81,6 @@ const parts = `first script + ${chunks.length - (sourcesChunk ? 1 : 0)} chunk(s)
 console.log(`a whole voice call (${parts}): ${verdict(call, CALL_BUDGET)}`);
 if (call > CALL_BUDGET) {
   const within = call <= CALL_BUDGET + CALL_ALLOWANCE;
-  console.log(`  ${within ? 'within' : 'OVER'} the ${CALL_ALLOWANCE / 1024} KB allowance for issue 18's call worker, preload and readied markdown, issue 19's microphone help, device sheet, languages and echo hold, issue 20's accessibility and issue 21's conversation across pages (README "Size"): ${CALL_BUDGET + CALL_ALLOWANCE - call} B left`);
+  console.log(`  ${within ? 'within' : 'OVER'} the ${(CALL_ALLOWANCE / 1024).toFixed(2)} KB allowance for issue 18's call worker, preload and readied markdown, issue 19's microphone help, device sheet, languages and echo hold, issue 20's accessibility and issue 21's conversation across pages (README "Size"): ${CALL_BUDGET + CALL_ALLOWANCE - call} B left`);
 }
 process.exit(first <= FIRST_BUDGET && call <= CALL_BUDGET + CALL_ALLOWANCE ? 0 : 1);
