@@ -89,6 +89,28 @@ describe('a conversation kept across the pages of a visit', () => {
     }
   });
 
+  it('a voice call goes on through a move in one task: still live, the same conversation', async function () {
+    this.timeout(30000);
+    const el = await mountWidget(AGENT);
+    await openPanel(el);
+    const id = await startCall(el);
+    let started = 0;
+    el.addEventListener('voice-agent-conversation', () => started++);
+    const other = document.createElement('section');
+    document.body.append(other);
+    try {
+      other.append(el);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(live(el), 'the call is live after the move').to.equal(true);
+      expect($(el, '.root.live'), 'its audio runs').to.exist;
+      expect(await el.startConversation({ mode: 'voice' })).to.equal(id);
+      expect(started, 'no new conversation').to.equal(0);
+    } finally {
+      el.remove();
+      other.remove();
+    }
+  });
+
   it('an element mounted after one left shows the kept conversation; the next one tells the agent first', async () => {
     const first = await mountWidget(AGENT);
     await openPanel(first);
