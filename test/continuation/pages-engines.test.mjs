@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as puppeteer from 'puppeteer-core';
-import { firefoxPath, firefoxPrefs, miniBrowserArgs, miniBrowserPath, startEngineServices } from '../../scripts/engines.mjs';
+import { firefoxPath, firefoxPrefs, startEngineServices, webkitSession } from '../../scripts/engines.mjs';
 import { FAMILY, PRELUDE, TEXT_AGENT, WORDS, continuedAtService, keyOf, startSite, transcriptOf, until } from './site.mjs';
 
 let site;
@@ -70,35 +70,24 @@ async function firefox() {
  * visit). @returns the driver, as `firefox()`'s
  */
 async function webkit() {
-  const send = async (method, route, body) => {
-    const res = await fetch(`http://127.0.0.1:${services.webkitDriverPort}${route}`, {
-      method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body), signal: AbortSignal.timeout(60000),
-    });
-    const { value } = await res.json();
-    if (!res.ok) throw new Error(`WebDriver ${route}: ${JSON.stringify(value)}`);
-    return value;
-  };
-  const { sessionId } = await send('POST', '/session', {
-    capabilities: { alwaysMatch: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowserPath, args: miniBrowserArgs } } },
-  });
-  const session = `/session/${sessionId}`;
+  const driver = await webkitSession(services.webkitDriverPort);
   let closed;
-  const close = () => (closed ??= send('DELETE', session));
+  const close = () => (closed ??= driver.close());
   closers.push(close);
   return {
-    goto: (url) => send('POST', `${session}/url`, { url }),
+    goto: (url) => driver.call('POST', '/url', { url }),
     run: async (body) => {
-      const value = await send('POST', `${session}/execute/async`, { script: `${script(body)}.then((v) => arguments[0](v), (e) => arguments[0]({ thrown: String(e) }))`, args: [] });
+      const value = await driver.call('POST', '/execute/async', { script: `${script(body)}.then((v) => arguments[0](v), (e) => arguments[0]({ thrown: String(e) }))`, args: [] });
       if (value?.thrown) throw new Error(value.thrown);
       return value;
     },
     follow: async (selector) => {
-      const from = await send('GET', `${session}/url`);
-      const link = await send('POST', `${session}/element`, { using: 'css selector', value: selector });
-      await send('POST', `${session}/element/${Object.values(link)[0]}/click`, {});
-      await until(async () => (await send('GET', `${session}/url`)) !== from, 15000, 'the next page');
+      const from = await driver.call('GET', '/url');
+      const link = await driver.call('POST', '/element', { using: 'css selector', value: selector });
+      await driver.call('POST', `/element/${Object.values(link)[0]}/click`, {});
+      await until(async () => (await driver.call('GET', '/url')) !== from, 15000, 'the next page');
     },
-    reload: () => send('POST', `${session}/refresh`, {}),
+    reload: () => driver.call('POST', '/refresh', {}),
     close,
   };
 }

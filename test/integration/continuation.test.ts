@@ -41,6 +41,19 @@ const lines = (el: VoiceAgentWidget): string[] =>
 const recorded = (id: string): Promise<{ transcript: { role: string; message: string; source?: string }[] }> =>
   service('GET', `/v1/voiceai/conversations/${id}`);
 
+/**
+ * Moves `el` in one task into a new section at the end of the page, and counts the conversations it starts from then
+ * on. `done()` removes both (moved out of its fixture, the element would stay in the page, holding its agent's key).
+ */
+function moveAway(el: VoiceAgentWidget): { other: HTMLElement; started: () => number; done: () => void } {
+  let started = 0;
+  el.addEventListener('voice-agent-conversation', () => started++);
+  const other = document.createElement('section');
+  document.body.append(other);
+  other.append(el);
+  return { other, started: () => started, done: () => (el.remove(), other.remove()) };
+}
+
 describe('a conversation kept across the pages of a visit', () => {
   it('nothing is kept before a conversation starts; from then on, the messages, not in localStorage', async () => {
     const el = await mountWidget(AGENT);
@@ -61,31 +74,25 @@ describe('a conversation kept across the pages of a visit', () => {
     await openPanel(el);
     const id = await el.startConversation({ mode: 'text' });
     await say(el, 'before the move');
-    let started = 0;
-    el.addEventListener('voice-agent-conversation', () => started++);
-    const other = document.createElement('section');
-    document.body.append(other);
+    const moved = moveAway(el);
     try {
-      other.append(el);
       await el.updateComplete;
       await new Promise((resolve) => setTimeout(resolve, 50));
       // The running conversation answers a start: the same one.
       expect(await el.startConversation({ mode: 'text' })).to.equal(id);
       expect(part(el, 'panel'), 'the panel stays open').to.exist;
       if ('moveBefore' in Element.prototype) {
-        (document.body as HTMLElement & { moveBefore(node: Node, child: Node | null): void }).moveBefore(el, other);
+        (document.body as HTMLElement & { moveBefore(node: Node, child: Node | null): void }).moveBefore(el, moved.other);
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(await el.startConversation({ mode: 'text' })).to.equal(id);
       }
       await say(el, 'after the move');
-      expect(started, 'no new conversation').to.equal(0);
+      expect(moved.started(), 'no new conversation').to.equal(0);
       expect(lines(el).filter((line) => line.endsWith('the move'))).to.deep.equal(['before the move', 'after the move']);
       const record = await recorded(id);
       expect(record.transcript.filter((t) => t.role === 'user').map((t) => t.message)).to.deep.equal(['before the move', 'after the move']);
     } finally {
-      // Moved out of its fixture, it would stay in the page, holding its agent's continuation for the next tests.
-      el.remove();
-      other.remove();
+      moved.done();
     }
   });
 
@@ -94,20 +101,15 @@ describe('a conversation kept across the pages of a visit', () => {
     const el = await mountWidget(AGENT);
     await openPanel(el);
     const id = await startCall(el);
-    let started = 0;
-    el.addEventListener('voice-agent-conversation', () => started++);
-    const other = document.createElement('section');
-    document.body.append(other);
+    const moved = moveAway(el);
     try {
-      other.append(el);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(live(el), 'the call is live after the move').to.equal(true);
       expect($(el, '.root.live'), 'its audio runs').to.exist;
       expect(await el.startConversation({ mode: 'voice' })).to.equal(id);
-      expect(started, 'no new conversation').to.equal(0);
+      expect(moved.started(), 'no new conversation').to.equal(0);
     } finally {
-      el.remove();
-      other.remove();
+      moved.done();
     }
   });
 

@@ -32,8 +32,6 @@ export interface TranscriptEntry {
   tool?: 'working' | 'done' | 'error';
   /** The visitor's like / dislike of an agent message, once sent (PROTOCOL.md section 4, `feedback_mode: during`). */
   score?: 'like' | 'dislike';
-  /** A message of an earlier page of this visit, restored from its continuation (issue 21). */
-  earlier?: boolean;
 }
 
 /** What a notice line tells: how the conversation ended (`EndReason`), a switch between voice and text, a voice failure. */
@@ -86,8 +84,9 @@ export class ConversationController implements ReactiveController {
   #lastActivity = 0;
   /** The pending draw of streamed text (`STREAM_DRAW_MS`), 0 when none. */
   #drawTimer: ReturnType<typeof setTimeout> | 0 = 0;
+  /** Why the latest session ended (`endReason`), or null while it runs or before the first. */
   #endReason: EndReason | null = null;
-  /** The earlier conversation restored (`restore`) that the next one continues, until that one starts. */
+  /** The earlier conversation restored (`restore`) that the next one continues, until that one's handshake is done. */
   #continued: Continuation | null = null;
 
   constructor(private readonly host: ReactiveControllerHost & EventTarget & { readonly isConnected: boolean }, { tools = new ClientToolStore(), turn = () => null }: ConversationSources = {}) {
@@ -136,8 +135,8 @@ export class ConversationController implements ReactiveController {
 
   /**
    * Shows the messages of an earlier page of this visit (issue 21) when nothing has happened here yet: each as an
-   * `earlier` entry (agent text through the markdown pipeline again, visitor text as text), then, when a call was on,
-   * the notice that it ended when the page changed, then the `earlier_in_visit` divider. The next conversation
+   * entry (agent text through the markdown pipeline again, visitor text as text, without event ids), then, when a call
+   * was on, the notice that it ended when the page changed, then the `earlier_in_visit` divider. The next conversation
    * continues it (`start`: a `contextual_update` of its turns first). Nothing when a conversation ran or is shown here,
    * or when there is nothing to show (no message, no call).
    * @returns whether it was restored
@@ -145,7 +144,7 @@ export class ConversationController implements ReactiveController {
   restore(continuation: Continuation): boolean {
     if (this.#session || this.transcript.length || !(continuation.messages.length || continuation.call)) return false;
     for (const { role, text } of continuation.messages) {
-      this.#add({ role, text, eventId: null, streaming: false, earlier: true, ...(role === 'user' ? { delivery: 'sent' as const } : {}) }, false);
+      this.#add({ role, text, eventId: null, streaming: false, ...(role === 'user' ? { delivery: 'sent' as const } : {}) }, false);
     }
     if (continuation.call) this.notice('call_ended_page_changed');
     this.notice('earlier_in_visit');
@@ -203,10 +202,11 @@ export class ConversationController implements ReactiveController {
       });
     // A conversation that continues an earlier page's tells the agent its turns and the page now, before anything the
     // visitor sends (the session sends what was queued in order, right after the handshake).
+    // It stays the one to continue until a handshake is done: a start that fails first tells the next one again.
     const continued = this.#continued;
-    this.#continued = null;
     on('conversation_initiation_metadata', (m) => {
       const conversationId = m.conversation_initiation_metadata_event.conversation_id;
+      if (this.#continued === continued) this.#continued = null;
       for (const entry of this.transcript) if (entry.delivery === 'pending') entry.delivery = 'sent';
       this.host.dispatchEvent(new VoiceAgentConversationEvent({ conversationId, previousConversationId: continued?.conversationId ?? null }));
       this.announceStatus();
