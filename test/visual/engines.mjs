@@ -27,6 +27,7 @@ const STATES = [
   { name: 'failed-read', query: { 'agent-id': 'no_such_agent' }, act: 'failed' },
   { name: 'call-devices', query: { 'agent-id': 'agent_minimal' }, act: 'devices' },
   { name: 'rating-dialog', query: { 'agent-id': 'agent_demo_support' }, act: 'rating' },
+  { name: 'continued', query: { 'agent-id': 'agent_minimal' }, act: 'continued' },
 ];
 
 /**
@@ -54,6 +55,15 @@ const actSource = (act) => `(async () => {
     root().querySelector('[part~="end-button"]').click();
     await until(() => root().querySelector('[part~="feedback"]')?.open, 'the rating dialog');
   }
+  if (${JSON.stringify(act)} === 'continued') {
+    // The element a framework mounts in place of one that left (or the next page): the kept conversation (issue 21).
+    await el.sendUserMessage('hello');
+    await until(() => [...root().querySelectorAll('.message.agent[aria-busy="false"]')].some((m) => m.textContent.includes('You said: hello')), 'the whole reply');
+    const again = el.cloneNode();
+    el.replaceWith(again);
+    await new Promise((r) => setTimeout(r, 0));
+    await until(() => again.shadowRoot?.querySelector('[part~="earlier-divider"]'), 'the kept conversation shown');
+  }
   if (${JSON.stringify(act)} === 'devices') {
     root().querySelector('[part~="start-call-button"]').click();
     await until(() => root().querySelector('[part~="devices-button"]'), 'the call');
@@ -63,9 +73,15 @@ const actSource = (act) => `(async () => {
   await new Promise((r) => setTimeout(r, 400));
 })()`;
 
+/** Empties the tab's sessionStorage (run on the page, then loaded again): a first visit, with no conversation kept. */
+const FIRST_VISIT = 'sessionStorage.clear()';
+
 /** A driver over a Playwright or Puppeteer page (the same calls in both). */
 const pageDriver = (browser, page) => ({
   async shoot(url, act) {
+    // Each state a first visit: the tab keeps a conversation for its next page (issue 21), which would show here.
+    await page.goto(url);
+    await page.evaluate(FIRST_VISIT);
     await page.goto(url);
     await page.evaluate(actSource(act));
     return page.screenshot();
@@ -90,6 +106,8 @@ const drivers = {
     await call('POST', '/window/rect', { ...VIEWPORT, x: 0, y: 0 });
     return {
       async shoot(url, act) {
+        await call('POST', '/url', { url });
+        await call('POST', '/execute/sync', { script: FIRST_VISIT, args: [] });
         await call('POST', '/url', { url });
         await call('POST', '/execute/async', { script: `${actSource(act)}.then(() => arguments[0](), (e) => arguments[0](String(e)))`, args: [] }).then((error) => {
           if (error) throw new Error(error);

@@ -25,6 +25,54 @@ async function connected(): Promise<{ host: TestHost; conversation: Conversation
 
 const agentEntries = (conversation: ConversationController): TranscriptEntry[] => conversation.transcript.filter((t) => t.role === 'agent');
 
+describe('ConversationController: a conversation continued from an earlier page (issue 21)', () => {
+  const KEPT = {
+    conversationId: 'conv_old', open: true, expanded: false, mode: 'text' as const, call: false, updatedAt: Date.now(),
+    messages: [{ role: 'user' as const, text: 'hello before' }, { role: 'agent' as const, text: 'Hi **there**' }],
+  };
+
+  it('restores the messages, then the divider; the next start sends the contextual_update first and reports the earlier id', async () => {
+    const { host, conversation } = await mount(false);
+    expect(conversation.restore(KEPT)).to.equal(true);
+    expect(conversation.transcript.map((t) => t.notice ?? `${t.role}: ${t.text}`)).to.deep.equal(['user: hello before', 'agent: Hi **there**', 'earlier_in_visit']);
+    expect(conversation.restore(KEPT), 'never twice').to.equal(false);
+    conversation.start(OPTIONS);
+    conversation.sendText('and now');
+    const socket = FakeSocket.last;
+    socket.open();
+    const started = oneEvent(host, 'voice-agent-conversation');
+    socket.serverSends(metadata('conv_new'));
+    expect((await started).detail).to.deep.equal({ conversationId: 'conv_new', previousConversationId: 'conv_old' });
+    const types = socket.sent.map((frame) => frame['type']);
+    expect(types.slice(0, 3)).to.deep.equal(['conversation_initiation_client_data', 'contextual_update', 'user_message']);
+    expect(socket.sentOfType('contextual_update')[0]!['text']).to.contain('(conv_old)').and.contain('\nuser: hello before\nagent: Hi **there**');
+    expect(conversation.continued, 'continued once the handshake is done').to.equal(null);
+  });
+
+  it('a start that fails before its handshake leaves the continuation for the next start, which tells it again', async () => {
+    const { conversation } = await mount(false);
+    conversation.restore(KEPT);
+    conversation.start(OPTIONS);
+    FakeSocket.last.open();
+    FakeSocket.last.serverCloses(1006);
+    await until(() => conversation.status === 'ended', 'the failed start ended');
+    expect(conversation.continued?.conversationId).to.equal('conv_old');
+    conversation.start(OPTIONS);
+    const socket = FakeSocket.last;
+    socket.open();
+    socket.serverSends(metadata('conv_2'));
+    expect(socket.sentOfType('contextual_update')).to.have.length(1);
+    expect(conversation.continued).to.equal(null);
+  });
+
+  it('a call that was on is told as ended when the page changed, before the divider', async () => {
+    const { conversation } = await mount(false);
+    expect(conversation.restore({ ...KEPT, messages: [], call: true })).to.equal(true);
+    expect(conversation.transcript.map((t) => t.notice)).to.deep.equal(['call_ended_page_changed', 'earlier_in_visit']);
+    expect(conversation.continued?.call).to.equal(true);
+  });
+});
+
 describe('ConversationController', () => {
   it('reads status and conversation id from the session: idle → connecting → connected → ended, with the host events', async () => {
     const { host, conversation } = await mount(false);
