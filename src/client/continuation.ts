@@ -183,9 +183,10 @@ export function continuationContext(messages: readonly ContinuedMessage[], conve
     let size = bytes(turn);
     if (size > room) {
       if (turns.length) break;
-      // The newest turn alone is too long: its start, cut where it fits (a code point is never split).
-      while (size > room - 3) turn = turn.slice(0, Math.max(0, turn.length - Math.ceil((size - room + 3) / 3) - 1)), (size = bytes(turn));
-      turn = turn.replace(/[\uD800-\uDBFF]$/, '') + '…';
+      // The newest turn alone is too long: its start, as much as fits before the '…' (3 bytes). `encodeInto` stops
+      // before a code point that does not fit, so none is split; `read` is how many UTF-16 units went in.
+      const { read } = new TextEncoder().encodeInto(turn, new Uint8Array(Math.max(0, room - 3)));
+      turn = `${turn.slice(0, read)}…`;
       size = bytes(turn);
     }
     turns.unshift(turn);
