@@ -202,6 +202,7 @@ export class ConversationPanel implements ReactiveController {
   render(value: WidgetConfigValue): TemplateResult {
     this.#rendered = value;
     this.#shown = true;
+    this.#starter.expect();
     const { config, language, linkPolicy, terms } = value;
     const texts = panelLabels(value.texts);
     const conversation = this.#conversation;

@@ -21,25 +21,41 @@ describe('the transcript of the real element', () => {
   const watch = watchEachCall();
 
   // First in the file: the pipeline is readied once per page.
-  it('a conversation starting readies the markdown pipeline (one line lexed, at idle), so the first reply does not', async () => {
+  it('the panel showing readies the markdown pipeline at idle (a short reply streamed through it), once per page', async () => {
     const lexed: string[] = [];
     const lex = Lexer.lex;
     Lexer.lex = ((src, options) => (lexed.push(src), lex(src, options))) as typeof Lexer.lex;
     try {
       const el = await mountWidget('agent_minimal');
+      const sample = (src: string) => src.startsWith('I *found*');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lexed.filter(sample), 'before the panel shows').to.deep.equal([]);
       await openPanel(el);
-      const sample = (src: string) => src.startsWith('A *b* **c**');
-      expect(lexed.filter(sample), 'before a conversation starts').to.deep.equal([]);
-      await el.startConversation({ mode: 'text' });
       await until(() => lexed.some(sample), 'the pipeline readied', 2000);
+      const readied = lexed.filter(sample).length;
+      expect(readied, 'streamed: its growing text lexed step by step').to.be.greaterThan(3);
+      await el.startConversation({ mode: 'text' });
       await until(() => $(el, '.message.agent:not(.greeting)[aria-busy="false"]'), "the service's first message");
       el.endConversation();
       await el.startConversation({ mode: 'text' });
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(lexed.filter(sample), 'readied once per page').to.have.length(1);
+      expect(lexed.filter(sample), 'readied once per page').to.have.length(readied);
     } finally {
       Lexer.lex = lex;
     }
+  });
+
+  it("draws out of sight the text styles replies use, hidden from assistive technology (their font faces load with the panel)", async () => {
+    const el = await mountWidget('agent_minimal');
+    await openPanel(el);
+    const faces = $(el, '.transcript .faces')!;
+    expect(faces.getAttribute('aria-hidden')).to.equal('true');
+    expect(Array.from(faces.children, (child) => child.localName)).to.deep.equal(['em', 'strong', 'strong', 'code']);
+    const box = faces.getBoundingClientRect();
+    expect(box.width * box.height, 'at most 1 px').to.be.at.most(1);
+    expect(getComputedStyle(faces).clipPath).to.equal('inset(50%)');
+    // Laid out all the same: the browser has shaped its text (its inline boxes have a size).
+    expect(faces.querySelector('em')!.getBoundingClientRect().height).to.be.greaterThan(0);
   });
 
   it('changes only the streaming message on a delta, and in it only the block that grew', async () => {

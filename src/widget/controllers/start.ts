@@ -49,8 +49,10 @@ export class StartController implements ReactiveController {
   /** The rejections of the starts under way (at most one), for `hostDisconnected`. */
   readonly #rejects = new Set<(error: Error) => void>();
   #current: Promise<string> | null = null;
-  /** Cancels the markdown pipeline's preparation while it waits for the page to go idle (see `start`). */
+  /** Cancels the markdown pipeline's preparation while it waits for the page to go idle (see `expect`). */
   #cancelPrepare = (): void => {};
+  /** `expect` has asked for the preparation (it runs once per page; asked again after the element left and came back). */
+  #preparing = false;
 
   constructor(private readonly host: ReactiveElement, private readonly parts: StartParts) {
     host.addController(this);
@@ -60,8 +62,20 @@ export class StartController implements ReactiveController {
   hostDisconnected(): void {
     whenGone(this.host, () => {
       this.#cancelPrepare();
+      this.#preparing = false;
       for (const reject of [...this.#rejects]) reject(new Error(LEFT_PAGE));
     });
+  }
+
+  /**
+   * A conversation may start soon (the panel shows, or one starts): the transcript's markdown pipeline gets ready for
+   * the first reply at the page's next idle moment (`prepareMarkdown`, once per page), not as that reply streams in
+   * with the agent's voice. The wait is cancelled when the element leaves the page. Never throws.
+   */
+  expect(): void {
+    if (this.#preparing) return;
+    this.#preparing = true;
+    this.#cancelPrepare = whenIdle(() => ((this.#cancelPrepare = () => {}), prepareMarkdown()), PREPARE_TIMEOUT_MS);
   }
 
   /**
@@ -78,9 +92,7 @@ export class StartController implements ReactiveController {
     if (running) return running;
     // Inside the press, before any await: the call's sound is unlocked now or never (Safari).
     if (mode === 'voice') voice.prepare();
-    // While the conversation connects, the transcript's markdown pipeline gets ready for the first reply.
-    this.#cancelPrepare();
-    this.#cancelPrepare = whenIdle(prepareMarkdown, PREPARE_TIMEOUT_MS);
+    this.expect();
     let settled = false;
     let resolve!: (conversationId: string) => void;
     let reject!: (error: Error) => void;

@@ -304,8 +304,8 @@ describe('renderMarkdown: plain text without marked, and the pipeline readied', 
     return count;
   }
 
-  it('prepareMarkdown runs the pipeline once per page', () => {
-    expect(lexings(() => prepareMarkdown())).to.equal(1);
+  it('prepareMarkdown streams a short reply through the pipeline, once per page', () => {
+    expect(lexings(() => prepareMarkdown())).to.be.greaterThan(3);
     expect(lexings(() => prepareMarkdown())).to.equal(0);
   });
 
