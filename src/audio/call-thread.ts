@@ -85,18 +85,19 @@ export class CallWorker {
   /**
    * Shows the call's levels around `element` (a circle: the header's avatar, the orb) without the page's main thread:
    * a canvas 1.35 times its size, centred on it, drawn by the worker (see call-worker.ts) in `color` (a CSS colour).
-   * The element should be `position: relative` and `isolation: isolate` (the canvas goes behind its content). Reads
-   * the element's size once.
+   * The element should be `position: relative` and `isolation: isolate` (the canvas goes behind its content).
+   * @param size the element's larger side in CSS px, as its layout gave it (read by the caller where reading it forces
+   * no layout: a `ResizeObserver` entry)
    * @returns the canvas, to remove at the end of the call; null where the engine has no `OffscreenCanvas`
    */
-  showLevels(element: HTMLElement, color: string): HTMLCanvasElement | null {
+  showLevels(element: HTMLElement, color: string, size: number): HTMLCanvasElement | null {
     const canvas = element.ownerDocument.createElement('canvas');
     if (typeof canvas.transferControlToOffscreen !== 'function') return null;
-    const size = Math.max(element.offsetWidth, element.offsetHeight) * 1.35;
+    const side = size * 1.35;
     canvas.className = 'level-ring';
     canvas.setAttribute('aria-hidden', 'true');
-    canvas.width = canvas.height = Math.ceil(size * (devicePixelRatio || 1));
-    canvas.style.width = canvas.style.height = `${size}px`;
+    canvas.width = canvas.height = Math.ceil(side * (devicePixelRatio || 1));
+    canvas.style.width = canvas.style.height = `${side}px`;
     element.append(canvas);
     const offscreen = canvas.transferControlToOffscreen();
     this.#post({ levels: { canvases: [offscreen], color } }, [offscreen]);

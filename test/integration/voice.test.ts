@@ -57,6 +57,31 @@ describe('a voice call', () => {
       expect(callButton()!.textContent!.trim()).to.equal(LABEL.newCall);
     });
 
+    it("draws the level ring around the header's avatar at 1.35 times its size, reading no element's size as the call starts (a ResizeObserver gives it)", async () => {
+      const el = await mountWidget('agent_minimal');
+      await openPanel(el);
+      const reads: string[] = [];
+      const spied = (['offsetWidth', 'offsetHeight'] as const).map((name) => {
+        const descriptor = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)!;
+        Object.defineProperty(HTMLElement.prototype, name, { ...descriptor, get(this: HTMLElement) { reads.push(name); return descriptor.get!.call(this); } });
+        return [name, descriptor] as const;
+      });
+      try {
+        await startCall(el);
+        await until(() => $(el, '[part~="header"] .level canvas.level-ring'), 'the ring', 10000);
+      } finally {
+        for (const [name, descriptor] of spied) Object.defineProperty(HTMLElement.prototype, name, descriptor);
+      }
+      expect(reads, 'no layout read between the press and the ring').to.deep.equal([]);
+      const level = $(el, '[part~="header"] .level')!;
+      const ring = level.querySelector('canvas')!;
+      const side = Math.max(level.getBoundingClientRect().width, level.getBoundingClientRect().height);
+      expect(parseFloat(ring.style.width)).to.be.closeTo(side * 1.35, 0.01);
+      expect(ring.getAttribute('aria-hidden')).to.equal('true');
+      await endCall(el);
+      expect($(el, 'canvas.level-ring'), 'the ring removed with the call').to.equal(null);
+    });
+
     it('opens and resumes the AudioContext inside the press, before any await and before asking for the microphone (Safari lets sound out only then)', async () => {
       const el = await mountWidget('agent_minimal');
       await openPanel(el);

@@ -103,6 +103,9 @@ export class VoiceController implements ReactiveController {
   readonly #levels = new LevelMeter();
   /** While a call worker draws the levels, the ring canvas it draws around each of those elements. */
   readonly #rings = new Map<HTMLElement, HTMLCanvasElement | null>();
+  /** The level elements waiting for their first layout before their ring is made (`#ring`), and what watches them. */
+  readonly #sizing = new Set<HTMLElement>();
+  #sized: ResizeObserver | null = null;
   /** The running call's worker once its audio is on; null where the page's main thread does the work. */
   #drawing: CallWorker | null = null;
   #reducedMotion: MediaQueryList | null = null;
@@ -157,11 +160,27 @@ export class VoiceController implements ReactiveController {
     if (this.#drawing && !this.#rings.has(element as HTMLElement)) queueMicrotask(() => this.#ring(element as HTMLElement));
   };
 
-  /** Has the call worker draw the levels around `element` (once per element and call; see `CallWorker.showLevels`). */
+  /**
+   * Has the call worker draw the levels around `element` (once per element and call; see `CallWorker.showLevels`), once
+   * the element has been laid out: its size and colour are read in a `ResizeObserver` callback, after the frame's style
+   * and layout, so the call's start forces neither (the element's first render and the call going live change the
+   * panel's layout anyway).
+   */
   #ring(element: HTMLElement): void {
-    if (!this.#drawing || this.#rings.has(element) || !element.isConnected) return;
+    if (!this.#drawing || this.#rings.has(element) || this.#sizing.has(element) || !element.isConnected) return;
+    this.#sizing.add(element);
+    (this.#sized ??= new ResizeObserver((entries) => entries.forEach((entry) => this.#ringSized(entry)))).observe(element);
+  }
+
+  /** An element waiting for its ring (`#ring`) has its size: the worker gets its canvas. */
+  #ringSized({ target, borderBoxSize }: ResizeObserverEntry): void {
+    const element = target as HTMLElement;
+    this.#sized?.unobserve(element);
+    if (!this.#sizing.delete(element) || !this.#drawing || !element.isConnected) return;
+    const box = borderBoxSize?.[0];
+    const size = box ? Math.max(box.inlineSize, box.blockSize) : Math.max(element.offsetWidth, element.offsetHeight);
     const color = getComputedStyle(element).getPropertyValue('--_orb-color-1').trim() || 'gray';
-    this.#rings.set(element, this.#drawing.showLevels(element, color));
+    this.#rings.set(element, this.#drawing.showLevels(element, color, size));
   }
 
   /** The call's audio is on with a worker: it draws the levels, told whether the page is shown and may move. */
@@ -180,6 +199,8 @@ export class VoiceController implements ReactiveController {
     document.removeEventListener('visibilitychange', this.#view);
     for (const canvas of this.#rings.values()) canvas?.remove();
     this.#rings.clear();
+    this.#sized?.disconnect();
+    this.#sizing.clear();
   }
 
   /**

@@ -37,7 +37,7 @@ describe('CallWorker', () => {
     const element = Object.assign(document.createElement('span'), { style: 'display: block; position: relative; width: 40px; height: 40px' });
     document.body.append(element);
     try {
-      const canvas = worker!.showLevels(element, 'rgb(0, 0, 255)')!;
+      const canvas = worker!.showLevels(element, 'rgb(0, 0, 255)', 40)!;
       expect(canvas.parentElement).to.equal(element);
       expect(canvas.width, 'device pixels, 1.35 times the element').to.equal(Math.ceil(40 * 1.35 * (devicePixelRatio || 1)));
       const { capture, playback } = attach(worker!);
