@@ -169,45 +169,27 @@ async function callThenReload(t, driver) {
   localHoldsNoConversation(after, texts, 'after the reload');
 }
 
-describe('firefox', () => {
-  test('firefox: a text conversation on page one, a click to page two: restored there, continued with a contextual_update', async (t) => {
-    const driver = await firefox();
-    try {
-      await textAcrossPages(t, driver);
-    } finally {
-      await driver.close();
-    }
-  });
+/** A scenario in a fresh session of `open` (a WebDriver-driven engine), closed after it, passed or not. */
+const inSession = (open, scenario) => async (t) => {
+  const driver = await open();
+  try {
+    await scenario(t, driver);
+  } finally {
+    await driver.close();
+  }
+};
 
-  test('firefox: a reload during a voice call: told it ended, "New call" offered, no call running', async (t) => {
-    const driver = await firefox();
-    try {
-      await callThenReload(t, driver);
-    } finally {
-      await driver.close();
-    }
-  });
+describe('firefox', () => {
+  test('firefox: a text conversation on page one, a click to page two: restored there, continued with a contextual_update', inSession(firefox, textAcrossPages));
+
+  test('firefox: a reload during a voice call: told it ended, "New call" offered, no call running', inSession(firefox, callThenReload));
 
   // One browser at a time: Firefox is closed before WebKit starts.
   after(() => closeFirefox());
 });
 
 describe('webkit', () => {
-  test('webkit: a text conversation on page one, a click to page two: restored there, continued with a contextual_update', async (t) => {
-    const driver = await webkit();
-    try {
-      await textAcrossPages(t, driver);
-    } finally {
-      await driver.close();
-    }
-  });
+  test('webkit: a text conversation on page one, a click to page two: restored there, continued with a contextual_update', inSession(webkit, textAcrossPages));
 
-  test('webkit: a reload during a voice call: told it ended, "New call" offered, no call running', async (t) => {
-    const driver = await webkit();
-    try {
-      await callThenReload(t, driver);
-    } finally {
-      await driver.close();
-    }
-  });
+  test('webkit: a reload during a voice call: told it ended, "New call" offered, no call running', inSession(webkit, callThenReload));
 });

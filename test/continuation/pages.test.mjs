@@ -108,6 +108,26 @@ const reply = (widget, text) =>
 const nthConversation = (tab, n) => until(async () => (await conversationEvents(tab))[n - 1], 15000, `conversation event ${n}`);
 
 /**
+ * On the next page (after a click to `path`), asserts nothing was restored: the panel closed, then opened with no
+ * earlier message; `text` sent there starts a conversation that continues none (no previousConversationId, no
+ * contextual_update at the service).
+ */
+async function freshOnNextPage(tab, widget, path, text) {
+  await tab.click('#to-other');
+  await tab.waitForURL(`${site.url}${path}`);
+  await widget.locator('.launcher:not([disabled])').waitFor({ timeout: 15000 });
+  assert.equal(await widget.locator('[part~="launcher"]').getAttribute('aria-expanded'), 'false', 'the panel not restored open');
+  await openPanel(widget);
+  assert.equal(await widget.locator('[part~="earlier-divider"]').count(), 0);
+  assert.equal(await widget.locator('[part~="user-message"]').count(), 0, 'no earlier message');
+  await send(widget, text);
+  const next = await nthConversation(tab, 1);
+  assert.equal(next.previousConversationId, null);
+  await reply(widget, text);
+  assert.ok(!transcriptOf(site, next.conversationId).some((e) => e.source === 'contextual_update'), 'no contextual_update');
+}
+
+/**
  * Asserts the page shows the panel open, restored: the earlier visitor line `userText` and the agent's reply to it
  * above the divider, which is the transcript's last line.
  */
@@ -222,18 +242,7 @@ describe('a text conversation kept across the pages of a visit', () => {
       await widget.locator('[part~="end-button"]').click();
       await until(async () => !Object.keys((await storage(tab)).session).some((key) => key.startsWith(FAMILY)), 5000, 'the key removed');
 
-      await tab.click('#to-other');
-      await tab.waitForURL(`${site.url}/two`);
-      await widget.locator('.launcher:not([disabled])').waitFor({ timeout: 15000 });
-      assert.equal(await widget.locator('[part~="launcher"]').getAttribute('aria-expanded'), 'false', 'the panel not restored open');
-      await openPanel(widget);
-      assert.equal(await widget.locator('[part~="earlier-divider"]').count(), 0);
-      assert.equal(await widget.locator('[part~="user-message"]').count(), 0, 'no earlier message');
-      await send(widget, 'a fresh start');
-      const fresh = await nthConversation(tab, 1);
-      assert.equal(fresh.previousConversationId, null);
-      await reply(widget, 'a fresh start');
-      assert.ok(!transcriptOf(site, fresh.conversationId).some((e) => e.source === 'contextual_update'), 'no contextual_update');
+      await freshOnNextPage(tab, widget, '/two', 'a fresh start');
     } finally {
       await context.close();
     }
@@ -251,18 +260,7 @@ describe('a text conversation kept across the pages of a visit', () => {
       assert.deepEqual((await storage(tab)).session, {}, 'sessionStorage empty');
       await localHoldsNoConversation(tab, conversationTexts(before), 'no storage, page one');
 
-      await tab.click('#to-other');
-      await tab.waitForURL(`${site.url}/no-storage/two`);
-      await widget.locator('.launcher:not([disabled])').waitFor({ timeout: 15000 });
-      assert.equal(await widget.locator('[part~="launcher"]').getAttribute('aria-expanded'), 'false', 'the panel not restored open');
-      await openPanel(widget);
-      assert.equal(await widget.locator('[part~="earlier-divider"]').count(), 0);
-      assert.equal(await widget.locator('[part~="user-message"]').count(), 0, 'no earlier message');
-      await send(widget, 'again without storage');
-      const next = await nthConversation(tab, 1);
-      assert.equal(next.previousConversationId, null);
-      await reply(widget, 'again without storage');
-      assert.ok(!transcriptOf(site, next.conversationId).some((e) => e.source === 'contextual_update'), 'no contextual_update');
+      await freshOnNextPage(tab, widget, '/no-storage/two', 'again without storage');
       assert.deepEqual((await storage(tab)).session, {}, 'sessionStorage still empty');
       await localHoldsNoConversation(tab, conversationTexts(before), 'no storage, page two');
     } finally {

@@ -1,7 +1,7 @@
 // The react app of test/frameworks/apps/react/, bundled against the built package (bundle-apps.mjs), through the common
 // scenario (scenario.ts): object property, events through the framework's syntax, a text conversation, a re-render, an
 // unmount that leaves no socket.
-import { layoutKeepsConversation, moveKeepsConversation, routeRestoresConversation } from './routes.js';
+import { describeRoutes } from './routes.js';
 import { loadApp, runScenario } from './scenario.js';
 
 describe('React 19 (createRoot, dynamicVariables={{…}}, onvoice-agent-message)', () => {
@@ -12,22 +12,4 @@ describe('React 19 (createRoot, dynamicVariables={{…}}, onvoice-agent-message)
 });
 
 // Issue 21 item 3: the routed app (apps/react/routes.tsx) through routes.ts.
-describe('React 19 routes (a conversation kept across route changes, restored when the widget is mounted again)', () => {
-  // Each test a first visit: the tab's store holds no earlier conversation.
-  beforeEach(() => sessionStorage.clear());
-
-  it('the widget in the root layout: route changes keep the same element, socket and conversation', async function () {
-    this.timeout(30000);
-    await layoutKeepsConversation('react');
-  });
-
-  it("the widget in a route's view: mounted again, it restores the conversation; the next message continues it", async function () {
-    this.timeout(30000);
-    await routeRestoresConversation('react');
-  });
-
-  it('the widget moved in one task (a keyed reorder, remove() + append(), moveBefore): the same conversation and socket', async function () {
-    this.timeout(30000);
-    await moveKeepsConversation('react');
-  });
-});
+describeRoutes('react', 'React 19 routes (a conversation kept across route changes, restored when the widget is mounted again)');

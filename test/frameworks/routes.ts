@@ -141,7 +141,7 @@ async function expectKept(run: RoutedRun, el: VoiceAgentWidget, id: string, show
 }
 
 /** The widget in the app's root layout: route changes re-render the app around the same element, conversation untouched. */
-export async function layoutKeepsConversation(name: string): Promise<void> {
+async function layoutKeepsConversation(name: string): Promise<void> {
   await withRoutedApp(name, 'layout', async (run) => {
     const el = run.widget()!;
     expect(el, 'the widget rendered in the layout').to.exist;
@@ -167,7 +167,7 @@ export async function layoutKeepsConversation(name: string): Promise<void> {
  * The widget in a route's view: leaving the route unmounts it, coming back mounts a new element that restores the
  * conversation from the tab's store; the next message continues it in a new conversation.
  */
-export async function routeRestoresConversation(name: string): Promise<void> {
+async function routeRestoresConversation(name: string): Promise<void> {
   await withRoutedApp(name, 'route', async (run) => {
     const first = run.widget()!;
     expect(first, 'the widget rendered in the home view').to.exist;
@@ -214,7 +214,7 @@ export async function routeRestoresConversation(name: string): Promise<void> {
  * (`el.remove()` then `other.append(el)`), and back with `moveBefore` where the engine has it: the same conversation,
  * on the same open socket.
  */
-export async function moveKeepsConversation(name: string): Promise<void> {
+async function moveKeepsConversation(name: string): Promise<void> {
   await withRoutedApp(name, 'layout', async (run) => {
     const el = run.widget()!;
     const footer = el.parentElement!;
@@ -254,5 +254,30 @@ export async function moveKeepsConversation(name: string): Promise<void> {
     expect(run.sockets.length, 'the same socket').to.equal(1);
     expect((await userTurns(id)).map((t) => t.message), 'both messages in the one conversation at the service')
       .to.deep.equal([`hello from ${run.label}`, `after the moves ${run.label}`]);
+  });
+}
+
+/**
+ * The routed-app tests of `name`'s app (`describe`d as `title`): the widget in the root layout, in a route's view, and
+ * moved in one task. Each test a first visit: the tab's store holds no earlier conversation.
+ */
+export function describeRoutes(name: 'react' | 'vue', title: string): void {
+  describe(title, () => {
+    beforeEach(() => sessionStorage.clear());
+
+    it('the widget in the root layout: route changes keep the same element, socket and conversation', async function () {
+      this.timeout(30000);
+      await layoutKeepsConversation(name);
+    });
+
+    it("the widget in a route's view: mounted again, it restores the conversation; the next message continues it", async function () {
+      this.timeout(30000);
+      await routeRestoresConversation(name);
+    });
+
+    it('the widget moved in one task (a keyed reorder, remove() + append(), moveBefore): the same conversation and socket', async function () {
+      this.timeout(30000);
+      await moveKeepsConversation(name);
+    });
   });
 }
