@@ -32,7 +32,11 @@ async function sendFromPanel(root: () => ShadowRoot, text: string): Promise<void
   await until(() => root().querySelector('.launcher:not([disabled])'), 'config read from the script origin');
   (root().querySelector('.launcher') as HTMLButtonElement).click();
   await until(() => root().querySelector('input'), 'panel');
-  (root().querySelector('input') as HTMLInputElement).focus();
+  const input = root().querySelector('input') as HTMLInputElement;
+  input.focus();
+  // Keys go to the focused frame: type only once the input holds focus in a frame that has it (a WebKit CI run lost
+  // the first key, "ello"; a frame not yet focused is one way that happens).
+  await until(() => root().activeElement === input && input.ownerDocument.hasFocus(), 'the input focused');
   await typeText(text);
   await sendKeys({ press: 'Enter' });
 }
