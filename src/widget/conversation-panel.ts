@@ -18,7 +18,7 @@ import { VoiceController } from './controllers/voice.js';
 import type { WidgetConfigValue } from './controllers/widget-config.js';
 import { panelFlags, type PanelFlags } from './panel-flags.js';
 import {
-  audioOrb, banner, composer, conversationActions, conversationId, conversationStyles, deviceSheet, feedbackSheet, header, panel, termsDialog, transcript,
+  audioOrb, banner, composer, conversationActions, conversationId, conversationStyles, deviceSheet, feedbackSheet, header, panel, prepareTranscript, termsDialog, transcript,
   devicesToggle, voiceControls, voiceProblem,
 } from './parts/conversation.js';
 import type { ElementCallback } from './parts/element-ref.js';
@@ -202,9 +202,9 @@ export class ConversationPanel implements ReactiveController {
   render(value: WidgetConfigValue): TemplateResult {
     this.#rendered = value;
     this.#shown = true;
-    this.#starter.expect();
     const { config, language, linkPolicy, terms } = value;
     const texts = panelLabels(value.texts);
+    this.#starter.expect(() => prepareTranscript(texts, linkPolicy));
     const conversation = this.#conversation;
     const voice = this.#voice;
     const flags = this.#flags(value);

@@ -58,6 +58,19 @@ describe('the transcript of the real element', () => {
     expect(faces.querySelector('em')!.getBoundingClientRect().height).to.be.greaterThan(0);
   });
 
+  it("shows the service's first message in the greeting's bubble when it says what the greeting said", async () => {
+    const el = await mountWidget('agent_minimal');
+    await openPanel(el);
+    const greeting = $(el, '.message.greeting')!;
+    const text = greeting.textContent!.trim();
+    expect(text, 'a greeting is shown').to.not.equal('');
+    await el.startConversation({ mode: 'text' });
+    await until(() => $(el, '.message.agent:not(.greeting)[aria-busy="false"]'), "the service's first message");
+    expect($(el, '.block > .message.agent'), "the greeting's bubble").to.equal(greeting);
+    expect(greeting.textContent!.trim()).to.equal(text);
+    expect($$(el, '.message.agent'), 'no other agent line').to.have.length(1);
+  });
+
   it('changes only the streaming message on a delta, and in it only the block that grew', async () => {
     const el = await mountWidget('agent_minimal');
     await openPanel(el);

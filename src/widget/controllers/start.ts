@@ -70,12 +70,17 @@ export class StartController implements ReactiveController {
   /**
    * A conversation may start soon (the panel shows, or one starts): the transcript's markdown pipeline gets ready for
    * the first reply at the page's next idle moment (`prepareMarkdown`, once per page), not as that reply streams in
-   * with the agent's voice. The wait is cancelled when the element leaves the page. Never throws.
+   * with the agent's voice; so does what `prepareLines` readies (the panel's transcript lines), when the first ask
+   * gives it. The wait is cancelled when the element leaves the page. Never throws.
    */
-  expect(): void {
+  expect(prepareLines: () => void = () => {}): void {
     if (this.#preparing) return;
     this.#preparing = true;
-    this.#cancelPrepare = whenIdle(() => ((this.#cancelPrepare = () => {}), prepareMarkdown()), PREPARE_TIMEOUT_MS);
+    this.#cancelPrepare = whenIdle(() => {
+      this.#cancelPrepare = () => {};
+      prepareMarkdown();
+      prepareLines();
+    }, PREPARE_TIMEOUT_MS);
   }
 
   /**

@@ -23,7 +23,7 @@ export { deviceSheet } from './device-sheet.js';
 export { conversationId, header } from './header.js';
 export { panel } from './panel.js';
 export { termsDialog } from './terms-dialog.js';
-export { transcript } from './transcript.js';
+export { prepareTranscript, transcript } from './transcript.js';
 export { devicesToggle, voiceControls, voiceProblem } from './voice-controls.js';
 
 /** The conversation's parts' styles, in cascade order (after the shared and the launcher's styles). */

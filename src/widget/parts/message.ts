@@ -70,6 +70,21 @@ export function agentContent({ owner, text, linkPolicy, texts, onCopyCode, extra
   return bubble;
 }
 
+/**
+ * Gives `to` (a transcript entry) the rendering kept for `from` (the greeting's owner) under `linkPolicy`, when `to`
+ * has none: the service's first message takes the greeting's place in the greeting's own bubble. When it says what the
+ * greeting said (the configured first message, as it mostly does), nothing is parsed, made or laid out anew as a call
+ * goes live; otherwise its text replaces the greeting's in that bubble (`agentContent` updates it). Does nothing when
+ * `from` has no rendering under this policy.
+ */
+export function handOver(linkPolicy: LinkPolicy, from: object, to: object): void {
+  const cache = rendered.get(linkPolicy);
+  const view = cache?.get(from);
+  if (!view || cache!.has(to)) return;
+  cache!.delete(from);
+  cache!.set(to, view);
+}
+
 /** Options of `message`. */
 export interface MessageOptions {
   entry: TranscriptEntry;

@@ -7,7 +7,7 @@ import { PANEL_LABELS, type PanelLabels } from '../../../src/config/panel-labels
 import { mutatedNodes } from '../../helpers.js';
 import type { LinkPolicy } from '../../../src/config/link-policy.js';
 import type { TranscriptEntry } from '../../../src/widget/controllers/conversation.js';
-import { transcript, type TranscriptOptions } from '../../../src/widget/parts/transcript.js';
+import { prepareTranscript, transcript, type TranscriptOptions } from '../../../src/widget/parts/transcript.js';
 
 const POLICY: LinkPolicy = { allowedHosts: ['example.com'], includeWww: false, allowHttp: false, pageUrl: 'https://shop.test/' };
 
@@ -139,5 +139,69 @@ describe('transcript part', () => {
     const after = [...container.querySelectorAll('.message')];
     expect(after.at(-1)!.textContent!.trim()).to.equal(removed!.text);
     expect(after.slice(0, -1), 'the other lines kept their elements, in order').to.deep.equal(before.filter((_, i) => i !== index));
+  });
+
+  it("gives the service's first message the greeting's bubble: the same element and paragraph when the text is the greeting's", async () => {
+    const { texts } = countedLabels();
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    const owner = {};
+    const text = 'Hello! How can I *help*?';
+    render(transcript({ ...options([], texts), greeting: { owner, text } }), container);
+    const greeting = container.querySelector('.message.greeting')!;
+    const paragraph = greeting.querySelector('p')!;
+    expect(paragraph.innerHTML).to.equal('Hello! How can I <em>help</em>?');
+    const first: TranscriptEntry = { key: 1, role: 'agent', text, eventId: 1, streaming: false };
+    const mutated = await mutatedNodes(container, () => render(transcript(options([first], texts)), container));
+    const line = container.querySelector('.block > .message.agent')!;
+    expect(line, "the line is the greeting's bubble").to.equal(greeting);
+    expect(line.classList.contains('greeting')).to.equal(false);
+    expect(line.querySelector('p'), 'its paragraph was not rendered again').to.equal(paragraph);
+    expect(mutated.filter((node) => line.contains(node) && node !== line), 'nothing inside the bubble changed').to.deep.equal([]);
+    expect(container.querySelectorAll('.message'), 'one message: no greeting left beside it').to.have.length(1);
+    expect(line.nextElementSibling!.matches('[part~="rating"]'), 'its like and dislike follow it').to.equal(true);
+  });
+
+  it("gives the greeting's bubble to a first message that says otherwise, its text replacing the greeting's", async () => {
+    const { texts } = countedLabels();
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    render(transcript({ ...options([], texts), greeting: { owner: {}, text: 'Hello!' } }), container);
+    const greeting = container.querySelector('.message.greeting')!;
+    const first: TranscriptEntry = { key: 1, role: 'agent', text: 'Welcome back, **Ada**.', eventId: 1, streaming: false };
+    render(transcript(options([first], texts)), container);
+    const line = container.querySelector('.block > .message.agent')!;
+    expect(line).to.equal(greeting);
+    expect(line.innerHTML.trim()).to.equal('<p>Welcome back, <strong>Ada</strong>.</p>');
+    expect(container.querySelectorAll('.message')).to.have.length(1);
+  });
+
+  it("does not give the greeting's bubble to a visitor's first line, nor keep it past the first render with lines", async () => {
+    const { texts } = countedLabels();
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    const owner = {};
+    render(transcript({ ...options([], texts), greeting: { owner, text: 'Hello!' } }), container);
+    const greeting = container.querySelector('.message.greeting')!;
+    const user: TranscriptEntry = { key: 1, role: 'user', text: 'Hi', eventId: null, streaming: false, delivery: 'sent' };
+    render(transcript(options([user], texts)), container);
+    expect(greeting.isConnected, 'the greeting left').to.equal(false);
+    const agent: TranscriptEntry = { key: 2, role: 'agent', text: 'Hello!', eventId: 1, streaming: false };
+    render(transcript(options([user, agent], texts)), container);
+    expect(container.querySelector('.message.agent'), 'a bubble of its own').to.not.equal(greeting);
+    expect(container.querySelector('.message.agent')!.textContent!.trim()).to.equal('Hello!');
+  });
+
+  it('readies the lines once per page outside the document: the greeting, then a first message in its bubble and a reply', () => {
+    const { texts } = countedLabels();
+    const before = document.body.innerHTML;
+    const into = prepareTranscript(texts, POLICY)!;
+    expect(into, 'rendered').to.not.equal(null);
+    expect(into.isConnected, 'outside the document').to.equal(false);
+    expect(document.body.innerHTML, 'nothing added to the page').to.equal(before);
+    expect(into.querySelectorAll('.block > .message.agent'), 'an agent line').to.have.length(1);
+    expect(into.querySelector('.message.agent')!.classList.contains('greeting'), "the first message took the greeting's bubble").to.equal(false);
+    expect(into.querySelectorAll('.message.greeting')).to.have.length(0);
+    expect(into.querySelectorAll('.message.user'), "a visitor's line").to.have.length(1);
+    expect(into.querySelectorAll('[part~="rating"]'), 'a like and dislike').to.have.length(1);
+    expect(into.querySelector('.message.agent em'), 'through the markdown pipeline').to.not.equal(null);
+    expect(prepareTranscript(texts, POLICY), 'once per page').to.equal(null);
   });
 });
