@@ -94,7 +94,7 @@ export type CallEvent =
   | { kind: 'sent'; frame: Record<string, unknown>; at: number }
   | { kind: 'received'; frame: Record<string, any> }
   | { kind: 'played'; eventId: number | null }
-  | { kind: 'drawn'; levels: [mic: number, agent: number] };
+  | { kind: 'drawn'; levels: [mic: number, agent: number]; at: number };
 
 /** A call worker as the watch sees it: the URL it was made from, and its socket's state. */
 export type WatchedWorker = Worker & { url: string; readyState: number };
@@ -206,7 +206,7 @@ export function watchCall(win: typeof window = window) {
         if (kind === 'sent') events.push({ kind: 'sent', frame: JSON.parse(value), at });
         else if (kind === 'received') record(value);
         else if (kind === 'played') events.push({ kind: 'played', eventId: value });
-        else if (kind === 'drawn') events.push({ kind: 'drawn', levels: value });
+        else if (kind === 'drawn') events.push({ kind: 'drawn', levels: value, at });
       });
     }
   } as unknown as typeof Worker;
