@@ -18,8 +18,8 @@
  *   the levels; each gets a ring in `color` (half opaque) between the element's circle (the inner 1/1.35 of the
  *   canvas) and 1 + 0.35 × the larger of the microphone's and the agent's RMS level (0..1) of it, the growth the
  *   page's own `transform` gives where no worker runs (levels.ts): drawn at the worker's animation frames, 20 times a
- *   second at most, only when the level moved the largest ring's edge by a device pixel or more (each draw costs the
- *   page's main thread a task, a change too small to see too);
+ *   second at most, only when the level moved the largest ring's edge by half a device pixel or more (each draw costs
+ *   the page's main thread a task, a change too small to see too);
  * - `{view: {visible, still}}`: the page is shown (`!document.hidden`) and may move (no `prefers-reduced-motion`):
  *   otherwise nothing is drawn and the rings are cleared;
  * - `{watch: true}`: from then on, copies of what goes through (`{watched: [kind, value, ms]}`, `ms` since the epoch),
@@ -89,8 +89,8 @@ function runCallWorker(): void {
     if (watched) post({ watched: [kind, value, performance.timeOrigin + performance.now()] });
   };
   // The levels: the microphone's (per chunk) and the agent's (from the playback worklet), drawn as a ring around each
-  // level element at an animation frame at most every DRAW_MS, when the larger one moved the largest ring's edge by a
-  // device pixel or more (`step`), never while the page is hidden or the visitor prefers reduced motion. Each draw
+  // level element at an animation frame at most every DRAW_MS, when the larger one moved the largest ring's edge by
+  // half a device pixel or more (`step`), never while the page is hidden or the visitor prefers reduced motion. Each draw
   // costs the page a task all the same (Chromium hands the canvas's new image to its placeholder element on the main
   // thread: 0.1 to 0.2 ms each), hence a level meter's usual rate rather than the display's.
   const DRAW_MS = 50;
@@ -266,9 +266,9 @@ function runCallWorker(): void {
         context.fillStyle = color;
         context.globalAlpha = 0.5;
         rings.push({ context, size: canvas.width });
-        // The ring's edge is at inner × (1 + 0.35 × level), inner = size / 2 / 1.35: a pixel of it is a level change
-        // of 1 / (0.35 × size / 2.7) = 7.714 / size.
-        step = Math.min(step, 7.714 / canvas.width);
+        // The ring's edge is at inner × (1 + 0.35 × level), inner = size / 2 / 1.35: half a pixel of it is a level
+        // change of 0.5 / (0.35 × size / 2.7) = 3.857 / size.
+        step = Math.min(step, 3.857 / canvas.width);
       }
       drawn = -1;
       levelsChanged();

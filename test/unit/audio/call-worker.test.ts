@@ -32,7 +32,7 @@ describe('CallWorker', () => {
     return { capture: capture.port1, playback: playback.port1 };
   };
 
-  it("draws the levels as a ring around an element, only when its edge moves by a device pixel; nothing while hidden or still", async () => {
+  it("draws the levels as a ring around an element, only when its edge moves by half a device pixel; nothing while hidden or still", async () => {
     expect(worker, 'a worker runs on a page without a CSP').to.be.instanceOf(CallWorker);
     const element = Object.assign(document.createElement('span'), { style: 'display: block; position: relative; width: 40px; height: 40px' });
     document.body.append(element);
@@ -48,14 +48,14 @@ describe('CallWorker', () => {
       await until(() => drawn().length === 2, 'the microphone level drawn');
       expect(drawn()[1]).to.deep.equal([0.5, 0]);
       // The ring's edge is at inner × (1 + 0.35 × level), inner = width / 2 / 1.35 device pixels.
-      const pixel = 1 / (0.35 * (canvas.width / 2 / 1.35));
-      const under = 0.5 + 0.8 * pixel;
+      const halfPixel = 0.5 / (0.35 * (canvas.width / 2 / 1.35));
+      const under = 0.5 + 0.8 * halfPixel;
       chunk(under);
       await sleep(150);
-      expect(drawn(), 'a change that moves the edge by less than a pixel is not drawn').to.have.length(2);
-      playback.postMessage({ level: 0.5 + 1.2 * pixel });
+      expect(drawn(), 'a change that moves the edge by less than half a pixel is not drawn').to.have.length(2);
+      playback.postMessage({ level: 0.5 + 1.2 * halfPixel });
       await until(() => drawn().length === 3, "the agent's level drawn");
-      expect(drawn()[2]).to.deep.equal([under, 0.5 + 1.2 * pixel]);
+      expect(drawn()[2]).to.deep.equal([under, 0.5 + 1.2 * halfPixel]);
       // The ring is on the canvas: its pixels, read back through the placeholder.
       await until(() => {
         const copy = Object.assign(document.createElement('canvas'), { width: canvas.width, height: canvas.height });
@@ -75,7 +75,7 @@ describe('CallWorker', () => {
       expect(drawn(), 'nothing drawn under reduced motion').to.have.length(3);
       worker!.view(true, false);
       await until(() => drawn().length === 4, 'drawn again once shown and moving');
-      expect(drawn()[3]).to.deep.equal([0.3, 0.5 + 1.2 * pixel]);
+      expect(drawn()[3]).to.deep.equal([0.3, 0.5 + 1.2 * halfPixel]);
 
       // A level that moves at every chunk (50 a second) is drawn 20 times a second at most.
       const draws = () => watch.events.flatMap((e) => (e.kind === 'drawn' ? [e.at] : []));
