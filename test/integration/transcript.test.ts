@@ -86,6 +86,13 @@ describe('the transcript of the real element', () => {
     await until(() => $$(el, '.lines .message').at(-1)?.querySelectorAll('p').length === 2, 'the delta drawn', 1000);
     const lines = $$(el, '.lines .message');
     expect(lines).to.have.length(1 + 80 + 1);
+    // Blocks out of view may skip their rendering; the last one, where new lines go and which the transcript follows,
+    // is always rendered (no display lock to take and track as a line starts it).
+    const blocks = $$(el, '.lines > .block');
+    expect(blocks.length, 'lines in blocks of 32').to.equal(3);
+    if (CSS.supports('content-visibility', 'auto')) {
+      expect(blocks.map((block) => getComputedStyle(block).getPropertyValue('content-visibility'))).to.deep.equal(['auto', 'auto', 'visible']);
+    }
     const streaming = lines.at(-1)!;
     expect(streaming.getAttribute('aria-busy')).to.equal('true');
     const intro = streaming.querySelector('p')!;

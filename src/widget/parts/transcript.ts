@@ -225,16 +225,22 @@ export const transcriptStyles = css`
     flex-direction: column;
     gap: inherit;
   }
-  /*
-   * A block of lines out of view skips style, layout and paint, keeping the height it had when last shown (1600 px
-   * before it ever was). Its box reaches 6 px past its lines, so their focus rings are not clipped.
-   */
+  /* A block's box reaches 6 px past its lines, so their focus rings are not clipped. */
   .block {
     display: flex;
     flex-direction: column;
     gap: inherit;
     padding: 6px;
     margin: -6px;
+  }
+  /*
+   * A block of lines out of view skips style, layout and paint, keeping the height it had when last shown (1600 px
+   * before it ever was). Not the last block: new lines go there, and the transcript follows them, so it is in view; as
+   * \`content-visibility: auto\` it would be laid out at 1600 px first and again once found in view, and the browser would
+   * track its intersection at every frame (in Chromium a new block cost a frame up to 7 ms, the first one as a call
+   * goes live, with the service's first message).
+   */
+  .block:not(:last-child) {
     content-visibility: auto;
     contain-intrinsic-block-size: auto 1600px;
   }
