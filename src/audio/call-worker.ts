@@ -26,8 +26,10 @@
  *   for tests and debugging.
  *
  * Messages to the page (`CallWorkerReport`): `{ready: 1}` once running; `{open: 1}`; `{frames: [text, …]}` with the
- * frames received, in order (a frame after `FRAMES_MS` of none goes at once, and an `interruption` always; a burst
- * within it, a reply's streamed parts, goes together at its end: one task and one render on the page, not one each),
+ * frames received, in order (a frame after `FRAMES_MS` of none goes within `BURST_MS`, with the frames the service sent
+ * with it, such as the conversation's metadata and its first message; an `interruption` at once, with what waited; the
+ * frames that follow within `FRAMES_MS`, a reply's streamed parts, go together at its end: one task and one render on
+ * the page, not one each),
  * but for two kinds the page does not use: an `audio` event (its samples go to the playback worklet here, kept until
  * the audio is attached when they come before it; the page gets it with `audio_base_64` emptied) and a `vad_score`
  * are forwarded only when no frame was for `QUIET_MS` (2 s: so that the session's silence watchdog still hears the
@@ -79,6 +81,12 @@ function runCallWorker(): void {
    * cannot see (the page draws a streamed reply every 120 ms anyway); the audio never waits, it plays from here.
    */
   const FRAMES_MS = 100;
+  /**
+   * How long (ms) a frame after a quiet spell waits for the frames sent with it (the service writes the conversation's
+   * metadata, its first message and a ping at once): they reach the page in one message, one render, rather than the
+   * first alone and the others `FRAMES_MS` later, just as the call goes live.
+   */
+  const BURST_MS = 8;
   /**
    * How long (ms) the page may go without a frame while only `audio` and `vad_score` come, which it does not use: one
    * then keeps its session's silence watchdog fed (its bound is at least 5 s: session.ts `MIN_SILENCE_MS`).
@@ -155,12 +163,14 @@ function runCallWorker(): void {
     pending = [];
     handed = performance.now();
   };
-  /** Hands `frame` to the page: at once after FRAMES_MS of none, else with the others at the end of that time. */
-  const forward = (frame: string | ArrayBuffer | Blob): void => {
+  /**
+   * Hands `frame` to the page: within BURST_MS after FRAMES_MS of none, else with the others at the end of that time;
+   * at once when `urgent` (an interruption), with what waited.
+   */
+  const forward = (frame: string | ArrayBuffer | Blob, urgent = false): void => {
     pending.push(frame);
-    const wait = handed + FRAMES_MS - performance.now();
-    if (wait <= 0) hand();
-    else handTimer ||= setTimeout(hand, wait);
+    if (urgent) return hand();
+    handTimer ||= setTimeout(hand, Math.max(BURST_MS, handed + FRAMES_MS - performance.now()));
   };
   /**
    * `audio` events to play, `[audio_base_64, event_id]`: at once when the audio ports are here, else kept until they
@@ -191,6 +201,7 @@ function runCallWorker(): void {
     watch('received', data);
     let text = data;
     let quiet = false;
+    let urgent = false;
     if (/^\s*\{/.test(text) && /"(audio|interruption|vad_score)"/.test(text)) {
       try {
         const frame = JSON.parse(text);
@@ -203,8 +214,7 @@ function runCallWorker(): void {
           quiet = true;
         } else if (frame.type === 'interruption' && typeof frame.interruption_event?.event_id === 'number') {
           interrupt(frame.interruption_event.event_id);
-          // Handed at once, with what waited (below).
-          handed = -Infinity;
+          urgent = true;
         } else quiet = frame.type === 'vad_score';
       } catch {
         // Not JSON: forwarded as it came; the page's session judges it.
@@ -213,7 +223,7 @@ function runCallWorker(): void {
     const now = performance.now();
     if (quiet && now - forwarded < QUIET_MS) return;
     forwarded = now;
-    forward(text);
+    forward(text, urgent);
   };
   const open = (url: string): void => {
     try {

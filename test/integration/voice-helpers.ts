@@ -92,7 +92,7 @@ export const statusText = (el: VoiceAgentWidget): string => part(el, 'status')?.
  */
 export type CallEvent =
   | { kind: 'sent'; frame: Record<string, unknown>; at: number }
-  | { kind: 'received'; frame: Record<string, any> }
+  | { kind: 'received'; frame: Record<string, any>; at: number }
   | { kind: 'played'; eventId: number | null }
   | { kind: 'drawn'; levels: [mic: number, agent: number]; at: number };
 
@@ -168,10 +168,11 @@ export function watchCall(win: typeof window = window) {
       watchWorklets(this);
     }
   };
-  const record = (data: unknown): void => {
+  /** A frame received, at `at` (the page's `performance.now()` ms; a worker's clock mapped to it). */
+  const record = (data: unknown, at = performance.now()): void => {
     const frame = JSON.parse(String(data)) as Record<string, any>;
     audioEventId = frame.type === 'audio' ? frame.audio_event.event_id : null;
-    events.push({ kind: 'received', frame });
+    events.push({ kind: 'received', frame, at });
   };
   win.WebSocket = class extends native.WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
@@ -204,7 +205,7 @@ export function watchCall(win: typeof window = window) {
         const [kind, value, ms] = data.watched;
         const at = ms - performance.timeOrigin;
         if (kind === 'sent') events.push({ kind: 'sent', frame: JSON.parse(value), at });
-        else if (kind === 'received') record(value);
+        else if (kind === 'received') record(value, at);
         else if (kind === 'played') events.push({ kind: 'played', eventId: value });
         else if (kind === 'drawn') events.push({ kind: 'drawn', levels: value, at });
       });

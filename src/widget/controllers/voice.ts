@@ -183,7 +183,7 @@ export class VoiceController implements ReactiveController {
     this.#rings.set(element, this.#drawing.showLevels(element, color, size));
   }
 
-  /** The call's audio is on with a worker: it draws the levels, told whether the page is shown and may move. */
+  /** The call has a worker: it draws the levels once they come, told whether the page is shown and may move. */
   #drawLevels(worker: CallWorker): void {
     this.#drawing = worker;
     this.#reducedMotion ??= matchMedia('(prefers-reduced-motion: reduce)');
@@ -283,6 +283,10 @@ export class VoiceController implements ReactiveController {
       throw new Error('the call did not start: it was ended while its worker started');
     }
     this.#stream = stream;
+    // The level rings are set up while the call connects (a canvas each, handed to the worker, laid out), not in the
+    // call's first moments, when its first message and first words come. Until the audio's levels come, the rings are
+    // empty (level 0).
+    if (worker) this.#drawLevels(worker);
     const handshake = conversation.start(worker ? { ...options, WebSocket: worker.WebSocket } : options);
     const session = conversation.session!;
     session.addEventListener('conversation_initiation_metadata', () => {
@@ -294,7 +298,6 @@ export class VoiceController implements ReactiveController {
         .start({ stream: granted, inputFormat: session.userInputAudioFormat, outputFormat: session.agentOutputAudioFormat, output: this.#output, workletUrls, workletFallback: true, playout: PLAYOUT, worker: worker ?? undefined })
         .then((running) => {
           if (!running || run !== this.#run) return;
-          if (worker) this.#drawLevels(worker);
           this.#set({ state: 'on' });
         });
     });
