@@ -153,6 +153,22 @@ describe('acquiring and releasing', () => {
     await watching.allReleased();
   });
 
+  it('prepare() feeds its output silence at once, so the browser sets the output up while the call connects', async function () {
+    // Whether a track carries audio is visible only through Chromium's MediaStreamTrackProcessor.
+    const Processor = (window as { MediaStreamTrackProcessor?: new (init: { track: MediaStreamTrack }) => { readable: ReadableStream<{ numberOfFrames: number; close(): void }> } }).MediaStreamTrackProcessor;
+    if (!Processor) this.skip();
+    const host = await fixture<AudioTestHost>(html`<audio-test-host></audio-test-host>`);
+    host.audio.prepare(host.player);
+    const track = (host.player.srcObject as MediaStream).getAudioTracks()[0]!;
+    const reader = new Processor!({ track }).readable.getReader();
+    const frame = await Promise.race([reader.read().then(({ value }) => value), sleep(2000).then(() => null)]);
+    expect(frame?.numberOfFrames, 'audio on the output track before start()').to.be.above(0);
+    frame?.close();
+    reader.releaseLock();
+    host.remove();
+    await watching.allReleased();
+  });
+
   // WebKitGTK takes about a second a start (its capture pipeline): 30 there.
   const STARTS = engine === 'webkit' ? 30 : 100;
   it(`${STARTS} starts and removals leave no track, context or Blob URL behind`, async function () {
