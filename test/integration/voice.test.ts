@@ -9,6 +9,7 @@ import { expect } from '@open-wc/testing';
 import { engine, until } from '../helpers.js';
 import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
+import { VOICE_DRAW_MS } from '../../src/widget/controllers/conversation.js';
 import {
   LABEL, callAtThePrompt, closedRecord, conversationRecord, createAgent, endCall, live, openCall, part, startCall, statusText,
   watchEachCall, type CallWatch,
@@ -231,6 +232,53 @@ describe('a voice call', () => {
       } finally {
         el.removeEventListener('voice-agent-status', onStatus as EventListener);
         delete (el as { render?: unknown }).render;
+      }
+      await endCall(el);
+    });
+  });
+
+  describe('a reply and its voice', () => {
+    it('draws a reply to what the visitor said in the frame that shows the agent speaking it, or at VOICE_DRAW_MS without it', async function () {
+      this.timeout(40000);
+      // The fake microphone speaks over the first message; the service hears it and replies, in words and voice.
+      const { el } = await openCall('agent_minimal');
+      // When the page heard of each agent message (at once), when each new agent message first showed and what the
+      // status line said then (a MutationObserver callback comes after the task's microtasks, Lit's update among
+      // them), and each turn.
+      const told = new Map<number, number>();
+      const onMessage = ({ detail }: CustomEvent<{ source: string; eventId: number | null }>): void => {
+        if (detail.source === 'agent' && detail.eventId !== null && !told.has(detail.eventId)) told.set(detail.eventId, performance.now());
+      };
+      const shown: { status: string; at: number; told: number }[] = [];
+      let agents = $$(el, '.message.agent').length;
+      const observer = new MutationObserver(() => {
+        const now = $$(el, '.message.agent').length;
+        if (now > agents) shown.push({ status: statusText(el), at: performance.now(), told: [...told.values()].at(-1)! });
+        agents = now;
+      });
+      const speaking: number[] = [];
+      const onStatus = ({ detail }: CustomEvent<{ turn: string | null }>): void => void (detail.turn === 'speaking' && speaking.push(performance.now()));
+      el.addEventListener('voice-agent-message', onMessage as EventListener);
+      el.addEventListener('voice-agent-status', onStatus as EventListener);
+      observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
+      try {
+        await until(() => shown.length > 0 && speaking.some((t) => t > shown[0]!.told), 'a reply drawn, then voiced', 30000);
+        const reply = shown[0]!;
+        const voice = speaking.find((t) => t > reply.told)!;
+        const times = `told at ${reply.told.toFixed(0)}, shown at ${reply.at.toFixed(0)} (${reply.status}), voiced at ${voice.toFixed(0)} ms`;
+        if (voice - reply.told < VOICE_DRAW_MS - 30) {
+          // Its voice came first: the reply showed with the turn, in the same task.
+          expect(reply.status, times).to.equal(LABEL.speaking);
+          expect(voice - reply.at, times).to.be.below(30);
+        } else {
+          // Its voice was late: the reply showed VOICE_DRAW_MS after it came, before the voice.
+          expect(reply.status, times).to.equal(LABEL.listening);
+          expect(reply.at - reply.told, times).to.be.at.least(VOICE_DRAW_MS - 30);
+        }
+      } finally {
+        observer.disconnect();
+        el.removeEventListener('voice-agent-message', onMessage as EventListener);
+        el.removeEventListener('voice-agent-status', onStatus as EventListener);
       }
       await endCall(el);
     });

@@ -59,6 +59,12 @@ export interface ConversationSources {
  */
 export const STREAM_DRAW_MS = 120;
 
+/**
+ * How long a reply in a voice call may wait for its voice before it is drawn anyway (ms): it is drawn as the agent
+ * starts speaking it, in the frame that shows the turn, when that comes first (as it does, within tens of ms).
+ */
+export const VOICE_DRAW_MS = 250;
+
 /** Why the handshake promise of a conversation rejects when the element leaves the page first. */
 const LEFT_PAGE = 'the element left the page before the conversation\'s handshake';
 
@@ -185,19 +191,22 @@ export class ConversationController implements ReactiveController {
     this.#cause = this.#endReason = null;
     // Only the latest session speaks: an older one (ended, or closed by the element leaving) is not heard.
     // Each message is drawn at once, but a listener that answers `later` (a streamed delta) is drawn within
-    // STREAM_DRAW_MS, together with the deltas that follow it.
-    const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => 'later' | void): void =>
+    // STREAM_DRAW_MS, together with the deltas that follow it; one that answers `voice` (a reply whose voice follows)
+    // within VOICE_DRAW_MS from then, unless the voice starts first (`drawPending`).
+    const on = <K extends keyof SessionEventMap>(type: K, listener: (detail: SessionEventMap[K]) => 'later' | 'voice' | void): void =>
       session.addEventListener(type, (event) => {
         if (this.#session !== session) return;
-        if (listener(event.detail) !== 'later') {
+        const when = listener(event.detail);
+        if (when === 'voice') clearTimeout(this.#drawTimer);
+        if (!when) {
           clearTimeout(this.#drawTimer);
           this.#drawTimer = 0;
           this.host.requestUpdate();
-        } else {
-          this.#drawTimer ||= setTimeout(() => {
+        } else if (when === 'voice' || !this.#drawTimer) {
+          this.#drawTimer = setTimeout(() => {
             this.#drawTimer = 0;
             this.host.requestUpdate();
-          }, STREAM_DRAW_MS);
+          }, when === 'voice' ? VOICE_DRAW_MS : STREAM_DRAW_MS);
         }
       });
     // A conversation that continues an earlier page's tells the agent its turns and the page now, before anything the
@@ -220,11 +229,16 @@ export class ConversationController implements ReactiveController {
       entry.streaming = part.type !== 'stop';
       return 'later';
     });
+    // In a voice call that listens, the agent's voice follows its reply at once: the reply (with what the visitor said,
+    // waiting for it) is drawn when the voice starts (`drawPending`, at the turn change), in the frame that shows the
+    // agent speaking (one frame, not two), or VOICE_DRAW_MS after it came when no voice does. The page hears of it at
+    // once.
     on('agent_response', ({ agent_response_event: response }) => {
-      const entry = this.#agentEntry(response.event_id);
+      const entry = this.#agentEntry(response.event_id, false);
       entry.text = response.agent_response;
       entry.streaming = false;
       this.#message('agent', entry.text, response.event_id, false);
+      return this.active && this.#turn() === 'listening' ? 'voice' : undefined;
     });
     on('agent_response_correction', ({ agent_response_correction_event: correction }) => {
       const entry = this.#findAgent(correction.event_id);
@@ -286,6 +300,18 @@ export class ConversationController implements ReactiveController {
   /** Tells the page (`voice-agent-error`) what failed, in the console's words. */
   error(code: VoiceAgentErrorCode, message: string, serviceCode: number | null = null): void {
     this.host.dispatchEvent(new VoiceAgentErrorEvent({ code, message, serviceCode }));
+  }
+
+  /**
+   * Draws now what waits to be drawn (within STREAM_DRAW_MS: streamed text, what the visitor said, a reply waiting for
+   * its voice). The voice controller calls it as the agent starts speaking, so that the reply shows in the frame that
+   * shows the turn.
+   */
+  drawPending(): void {
+    if (!this.#drawTimer) return;
+    clearTimeout(this.#drawTimer);
+    this.#drawTimer = 0;
+    this.host.requestUpdate();
   }
 
   /**

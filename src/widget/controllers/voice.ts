@@ -377,6 +377,8 @@ export class VoiceController implements ReactiveController {
   /** The audio's turn, changed or not: the page is told of a change (`voice-agent-status`), and `onTurn` shows it. */
   #turnTo(turn: AudioTurnState): void {
     this.turn = turn;
+    // A reply waiting for its voice is drawn with the turn that shows it spoken.
+    if (turn === 'speaking') this.#conversation?.drawPending();
     this.#conversation?.announceStatus();
     this.onTurn();
   }
