@@ -55,7 +55,8 @@ export interface ConversationSources {
  * How long the transcript may lag a streamed reply's text and what the visitor said (ms): the parts of
  * `agent_chat_response_part` (`start`, `delta`s, `stop`) that come within it are drawn together, at most about 8 times a
  * second, rather than once each (each draw re-renders the message's growing markdown), and a `user_transcript` with the
- * reply that follows it; every other message is drawn at once, with what waited.
+ * reply that follows it; every other message is drawn at once, with what waited (but a reply in a voice call that
+ * listens, which waits for its voice: `VOICE_DRAW_MS`).
  */
 export const STREAM_DRAW_MS = 120;
 
