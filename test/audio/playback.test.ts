@@ -107,15 +107,25 @@ describe('playback', () => {
     // WebKitGTK renders in bursts and runs the page's timers late beside them: a 100 ms gap timed by the page once came
     // to more than 300 ms at the worklet in a whole run, so there the hangover is 600 ms (the gap stays far shorter).
     const hangover = engine === 'webkit' ? 0.6 : 0.3;
-    const host = await started('pcm_16000', 'pcm_16000', { hangoverMs: hangover * 1000 });
-    host.audio.play(tone(440, 16000, 0.1), 1);
-    // The second chunk 200 ms after the first (a gap of about 100 ms), timed from the play, not from the speaking
-    // state: WebKitGTK hands the worklet's messages over late and in bursts.
-    await sleep(200);
-    host.audio.play(tone(440, 16000, 0.1), 1);
-    await until(() => host.states.length >= 2, 'speaking');
-    await until(() => host.states.length >= 3, 'drained after the hangover', 3000);
-    await sleep(hangover * 1000 + 100); // long enough for a second turn's states to show, had the gap ended the first
+    // A machine busy enough (a CI run's other work beside WebKitGTK's bursts) can still make the gap at the worklet
+    // longer than the hangover; then a second turn is right, and the worklet's own times show it: the case is run
+    // again (three tries at most). A second turn after a gap shorter than the hangover fails at once.
+    let host: AudioTestHost;
+    for (let attempt = 1; ; attempt++) {
+      host = await started('pcm_16000', 'pcm_16000', { hangoverMs: hangover * 1000 });
+      host.audio.play(tone(440, 16000, 0.1), 1);
+      // The second chunk 200 ms after the first (a gap of about 100 ms), timed from the play, not from the speaking
+      // state: WebKitGTK hands the worklet's messages over late and in bursts.
+      await sleep(200);
+      host.audio.play(tone(440, 16000, 0.1), 1);
+      await until(() => host.states.length >= 2, 'speaking');
+      await until(() => host.states.length >= 3, 'drained after the hangover', 3000);
+      await sleep(hangover * 1000 + 100); // long enough for a second turn's states to show, had the gap ended the first
+      // The gap the worklet saw (context time): from the end of the first chunk (0.1 s) to the second turn's start.
+      const gap = host.states.length > 3 ? host.states[3]![1] - host.states[1]![1] - 0.1 : 0;
+      if (gap <= hangover || attempt === 3) break;
+      host.remove();
+    }
     expect(host.states.map(([state]) => state), 'one turn, no flicker').to.deep.equal(['listening', 'speaking', 'listening']);
     // Drained at the end of the second chunk's last sample (about 0.3 s after the first began, later by as much as
     // the second chunk came late), not at the end of the hangover (a hangover after that: 0.3 + hangover s or more).
