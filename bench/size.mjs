@@ -17,7 +17,7 @@
 // modal dialog with named stars, 24 px targets, subtle and error text mixed to 4.5:1 where they sit), 0.3 KB more for
 // issue 18 (the markdown pipeline readied while a conversation connects, and plain text past marked), 0.2 KB more for
 // issue 18 (the call's start: its first frames in one message, the output fed silence from the press, a reply drawn
-// with its voice; 117 B), and 2 KB for issue
+// with its voice; 113 B), and 2 KB for issue
 // 21 (a conversation kept across the pages of a visit: the checked sessionStorage store, its controller, the
 // contextual_update of the earlier turns, two labels), printed whenever used.
 // The npm entries are listed for reference.

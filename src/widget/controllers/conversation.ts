@@ -198,17 +198,11 @@ export class ConversationController implements ReactiveController {
       session.addEventListener(type, (event) => {
         if (this.#session !== session) return;
         const when = listener(event.detail);
-        if (when === 'voice') clearTimeout(this.#drawTimer);
-        if (!when) {
-          clearTimeout(this.#drawTimer);
-          this.#drawTimer = 0;
-          this.host.requestUpdate();
-        } else if (when === 'voice' || !this.#drawTimer) {
-          this.#drawTimer = setTimeout(() => {
-            this.#drawTimer = 0;
-            this.host.requestUpdate();
-          }, when === 'voice' ? VOICE_DRAW_MS : STREAM_DRAW_MS);
-        }
+        if (!when) return this.#draw();
+        // A reply waits VOICE_DRAW_MS from its own coming; streamed text keeps the wait it joined.
+        if (when === 'later' && this.#drawTimer) return;
+        clearTimeout(this.#drawTimer);
+        this.#drawTimer = setTimeout(() => this.#draw(), when === 'voice' ? VOICE_DRAW_MS : STREAM_DRAW_MS);
       });
     // A conversation that continues an earlier page's tells the agent its turns and the page now, before anything the
     // visitor sends (the session sends what was queued in order, right after the handshake).
@@ -309,7 +303,11 @@ export class ConversationController implements ReactiveController {
    * shows the turn.
    */
   drawPending(): void {
-    if (!this.#drawTimer) return;
+    if (this.#drawTimer) this.#draw();
+  }
+
+  /** Draws now, with whatever waited: the pending draw, if any, is done. */
+  #draw(): void {
     clearTimeout(this.#drawTimer);
     this.#drawTimer = 0;
     this.host.requestUpdate();
