@@ -12,11 +12,13 @@
 //   (`voice-agent-status`, whose `turn` the page marks with performance.mark): each turn's work over its length.
 //
 // Then without a trace (a trace itself slows the page), as a page owner would measure from outside: CDP
-// Performance.getMetrics (TaskDuration, ScriptDuration, RecalcStyleDuration + LayoutDuration; no paint) over whole 3 s
-// windows, nothing dropped at a turn change: the panel idle; the call's first 3 s (the first exchange, and the first
-// use of code and fonts); each later 3 s of it (an exchange each); and, in a second browser whose microphone says its
-// sentence once in 15 s (speech.wav then silence, written to a temporary file), the windows through which the agent
-// spoke. The turn comes from a console message the page logs at each change (no script is run in the page to read it).
+// Performance.getMetrics (TaskDuration, ScriptDuration, RecalcStyleDuration + LayoutDuration; no paint; and ThreadTime,
+// the main thread's CPU time: TaskDuration is wall-clock, so on a busy machine it counts time the thread waited for a
+// CPU while the call's audio threads, the worker and the service ran) over whole 3 s windows, nothing dropped at a turn
+// change: the panel idle; the call's first 3 s (the first exchange, and the first use of code and fonts); each later
+// 3 s of it (an exchange each); and, in a second browser whose microphone says its sentence once in 15 s (speech.wav
+// then silence, written to a temporary file), the windows through which the agent spoke. The turn comes from a console
+// message the page logs at each change (no script is run in the page to read it).
 //
 // Columns: task (all main-thread work), script (evaluation, parse and compile), style+layout, paint (paint, composite,
 // layerize, hit tests), other (GC and the rest). Conditions: `none` and `cpu4x` (CDP Emulation.setCPUThrottlingRate 4,
@@ -158,8 +160,8 @@ async function run(browser, url, condition, index) {
  * and every 3 s after, so each 3 s window is whole (an exchange's transcript, reply and turn changes fall inside one, as
  * they would in any window a page owner measures), with the turns the page logged in it (a console message at each
  * change: no script run in the page to read it). Before the call, the panel open and still for 3 s (`idle`).
- * @returns `idle` and `windows` (in order): ms per second of TaskDuration, ScriptDuration, RecalcStyle + Layout, and
- * `speaking`, true when the agent spoke through the whole window
+ * @returns `idle` and `windows` (in order): ms per second of TaskDuration, ScriptDuration, RecalcStyle + Layout,
+ * ThreadTime (`cpu`), and `speaking`, true when the agent spoke through the whole window
  */
 async function windowsRun(browser, url, condition, count) {
   const context = await browser.newContext();
@@ -178,10 +180,10 @@ async function windowsRun(browser, url, condition, count) {
     const read = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       const m = Object.fromEntries(metrics.map(({ name, value }) => [name, value * 1000]));
-      return { t: performance.now(), turn, changes, task: m.TaskDuration, script: m.ScriptDuration, styleLayout: m.RecalcStyleDuration + m.LayoutDuration };
+      return { t: performance.now(), turn, changes, task: m.TaskDuration, script: m.ScriptDuration, styleLayout: m.RecalcStyleDuration + m.LayoutDuration, cpu: m.ThreadTime };
     };
     const window = (a, b) => ({
-      ...Object.fromEntries(['task', 'script', 'styleLayout'].map((k) => [k, ((b[k] - a[k]) * 1000) / (b.t - a.t)])),
+      ...Object.fromEntries(['task', 'script', 'styleLayout', 'cpu'].map((k) => [k, ((b[k] - a[k]) * 1000) / (b.t - a.t)])),
       speaking: a.turn === 'speaking' && b.changes === a.changes,
     });
     let last = await read();
@@ -254,9 +256,10 @@ try {
     for (let i = 0; i < RUNS; i++) noTrace[condition].long.push(await windowsRun(browser, `${service.url}/call`, condition, 5));
   }
   console.log('');
-  console.log('3 s windows without a trace (CDP Performance.getMetrics: TaskDuration, ScriptDuration, RecalcStyle + Layout), ms per second:');
-  console.log('the median window of all runs, and the largest task figure of them');
-  console.log(`${'condition / window'.padEnd(34)}${['task', 'script', 'style+layout', 'largest task', 'windows'].map((h) => h.padStart(13)).join('')}`);
+  console.log('3 s windows without a trace (CDP Performance.getMetrics: TaskDuration, ScriptDuration, RecalcStyle + Layout, ThreadTime),');
+  console.log('ms per second: the median window of all runs, and the largest task figure of them. task is wall-clock time, so it');
+  console.log('grows when other threads of the machine take the main thread\'s CPU; thread CPU is the main thread\'s own CPU time');
+  console.log(`${'condition / window'.padEnd(34)}${['task', 'script', 'style+layout', 'thread CPU', 'largest task', 'windows'].map((h) => h.padStart(13)).join('')}`);
   for (const condition of conditions) {
     const { loop, long } = noTrace[condition];
     const rows = [
@@ -266,7 +269,10 @@ try {
       ['agent speaking 3 s', long.flatMap((r) => r.windows.filter((w) => w.speaking))],
     ];
     for (const [name, windows] of rows) {
-      const cells = ['task', 'script', 'styleLayout'].map((k) => cell(median(windows.map((w) => w[k]))));
+      // Under CPU throttling ThreadTime counts the time the emulation holds the thread too: not shown.
+      const keys = THROTTLING[condition] === 1 ? ['task', 'script', 'styleLayout', 'cpu'] : ['task', 'script', 'styleLayout'];
+      const cells = keys.map((k) => cell(median(windows.map((w) => w[k]))));
+      if (keys.length === 3) cells.push(cell(NaN));
       const largest = windows.length ? Math.max(...windows.map((w) => w.task)) : NaN;
       console.log(`${`${condition} / ${name}`.padEnd(34)}${cells.join('')}${cell(largest)}${String(windows.length).padStart(13)}`);
     }
