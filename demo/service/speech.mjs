@@ -5,7 +5,6 @@
 // `espeak-ng` is imported lazily: without it this module still loads, and synthesize() rejects.
 
 import { readFile } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 
 /** Largest text (characters of plain text) synthesised; longer text is cut at a word boundary. */
 export const MAX_SPEECH_CHARS = 1000;
@@ -125,12 +124,11 @@ export function parseWav(bytes) {
 }
 
 /**
- * Runs eSpeak NG once on plain text, on the calling thread, and returns its samples (22050 Hz, 16-bit mono).
- * `synthesize` runs it on the synthesis thread (speech-worker.mjs).
+ * Runs eSpeak NG once on plain text and returns its samples (22050 Hz, 16-bit mono).
  * @param {string} plain @param {string} voice
  * @returns {Promise<Speech>}
  */
-export async function runEspeak(plain, voice) {
+async function runEspeak(plain, voice) {
   const { create, compiled } = await loadEngine();
   /** @type {string[]} */
   const output = [];
@@ -154,50 +152,9 @@ export async function runEspeak(plain, voice) {
   return parseWav(module.FS.readFile('/speech.wav'));
 }
 
-/** @type {Worker | null} The synthesis thread (speech-worker.mjs), made on the first synthesis. */
-let worker = null;
-/** @type {Map<number, {resolve: (speech: Speech) => void, reject: (error: Error) => void}>} Syntheses it runs. */
-const pending = new Map();
-let nextId = 0;
-
-/**
- * Runs eSpeak NG on the synthesis thread (speech-worker.mjs: off the service's own thread, at a lower CPU priority).
- * The thread keeps the process alive only while a synthesis runs. Rejects with the thread's error; a thread that
- * fails or exits rejects what it was running and is made anew for the next synthesis.
- * @param {string} plain @param {string} voice
- * @returns {Promise<Speech>}
- */
-function runOnThread(plain, voice) {
-  if (!worker) {
-    const thread = (worker = new Worker(new URL('./speech-worker.mjs', import.meta.url)));
-    thread.on('message', (/** @type {{id: number, error?: string, sampleRate?: number, samples?: Int16Array}} */ reply) => {
-      const job = pending.get(reply.id);
-      pending.delete(reply.id);
-      if (!pending.size) thread.unref();
-      if (reply.error !== undefined || !reply.samples) job?.reject(new Error(reply.error ?? 'the synthesis thread sent no samples'));
-      else job?.resolve({ sampleRate: /** @type {number} */ (reply.sampleRate), samples: reply.samples });
-    });
-    const fail = (/** @type {Error} */ error) => {
-      if (worker === thread) worker = null;
-      for (const job of pending.values()) job.reject(error);
-      pending.clear();
-    };
-    thread.on('error', fail);
-    thread.on('exit', (code) => fail(new Error(`the speech synthesis thread exited (code ${code})`)));
-  }
-  const thread = worker;
-  const id = nextId++;
-  thread.ref();
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    thread.postMessage({ id, plain, voice });
-  });
-}
-
 /**
  * Synthesises speech for a text (markdown is reduced to plain text first, see toPlainText) with eSpeak NG.
- * Results are cached by plain text and voice (SPEECH_CACHE_SIZE entries); syntheses run one at a time, on the synthesis
- * thread (speech-worker.mjs: off the service's own thread, at a lower CPU priority).
+ * Results are cached by plain text and voice (SPEECH_CACHE_SIZE entries); syntheses run one at a time.
  * An empty text gives no samples. Rejects when `espeak-ng` is missing or fails (a failure is not cached).
  * @param {string} text
  * @param {{voice?: string}} [options]
@@ -213,7 +170,7 @@ export function synthesize(text, { voice = DEFAULT_VOICE } = {}) {
     cache.set(key, cached);
     return cached;
   }
-  const result = synthesisQueue.then(() => runOnThread(plain, voice));
+  const result = synthesisQueue.then(() => runEspeak(plain, voice));
   synthesisQueue = result.then(() => {}, () => {});
   cache.set(key, result);
   while (cache.size > SPEECH_CACHE_SIZE) cache.delete(/** @type {string} */ (cache.keys().next().value));

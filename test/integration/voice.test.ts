@@ -262,7 +262,11 @@ describe('a voice call', () => {
       el.addEventListener('voice-agent-status', onStatus as EventListener);
       observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
       try {
-        await until(() => shown.length > 0 && speaking.some((t) => t > shown[0]!.told), 'a reply drawn, then voiced', 30000);
+        await until(() => shown.length > 0 && speaking.some((t) => t > shown[0]!.told), 'a reply drawn, then voiced', 30000).catch((e) => {
+          throw new Error(`${e.message}: the service heard ${JSON.stringify(heardSeconds(el))} s; agent messages told at `
+            + `${JSON.stringify([...told.values()].map(Math.round))}, shown ${JSON.stringify(shown.map(({ status, at }) => [status, Math.round(at)]))}; `
+            + `speaking at ${JSON.stringify(speaking.map(Math.round))}; ${watch.received('audio').length} agent audio chunks received`);
+        });
         const reply = shown[0]!;
         const voice = speaking.find((t) => t > reply.told)!;
         const times = `told at ${reply.told.toFixed(0)}, shown at ${reply.at.toFixed(0)} (${reply.status}), voiced at ${voice.toFixed(0)} ms`;
