@@ -124,7 +124,7 @@ export function watchCall(win: typeof window = window) {
    * The frames handed to the page's session, in order: a worker's copies (`received`) come ahead of the frames it hands
    * the page, which may still wait in the page's task queue.
    */
-  const delivered: Record<string, any>[] = [];
+  const delivered: { frame: Record<string, any>; at: number }[] = [];
   /** The `event_id` of the `audio` frame the page is handling now (the widget plays it synchronously). */
   let audioEventId: number | null = null;
 
@@ -179,7 +179,7 @@ export function watchCall(win: typeof window = window) {
       super(url, protocols);
       sockets.push(this);
       // Added before the session's own handler: a frame is recorded before the widget acts on it, in the same task.
-      this.addEventListener('message', (event) => (record(event.data), delivered.push(JSON.parse(String(event.data)))));
+      this.addEventListener('message', (event) => (record(event.data), delivered.push({ frame: JSON.parse(String(event.data)), at: performance.now() })));
     }
   };
   // A call worker holds the socket: it is asked for copies of what goes through it (`{watch: true}`, before the
@@ -200,7 +200,7 @@ export function watchCall(win: typeof window = window) {
         if ('refused' in data) sockets.push(worker);
         if ('refused' in data || ('watched' in data && data.watched[0] === 'closed')) worker.readyState = WebSocket.CLOSED;
         // Before the widget's own handler: the widget acts on these in this same task.
-        if ('frames' in data) for (const frame of data.frames) if (typeof frame === 'string') delivered.push(JSON.parse(frame));
+        if ('frames' in data) for (const frame of data.frames) if (typeof frame === 'string') delivered.push({ frame: JSON.parse(frame), at: performance.now() });
         if (!('watched' in data)) return;
         const [kind, value, ms] = data.watched;
         const at = ms - performance.timeOrigin;
@@ -255,7 +255,9 @@ export function watchCall(win: typeof window = window) {
     sent,
     received,
     /** The frames of `type` handed to the page's session (see `delivered` above), after `received` with a call worker. */
-    delivered: (type: string) => delivered.filter((frame) => frame.type === type),
+    delivered: (type: string) => delivered.flatMap(({ frame }) => (frame.type === type ? [frame] : [])),
+    /** The same, each with when the page's session got it (the page's `performance.now()` ms, in the task that handles it). */
+    deliveredAt: (type: string) => delivered.filter(({ frame }) => frame.type === type),
     /** The bytes of every `user_audio_chunk` sent, in order. */
     chunks: (): Uint8Array[] =>
       sent().flatMap((f) => (typeof f.user_audio_chunk === 'string' ? [Uint8Array.from(atob(f.user_audio_chunk), (c) => c.charCodeAt(0))] : [])),

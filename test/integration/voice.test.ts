@@ -9,7 +9,7 @@ import { expect } from '@open-wc/testing';
 import { engine, until } from '../helpers.js';
 import { $, $$, mountWidget, openPanel } from '../widget-helpers.js';
 import type { VoiceAgentWidget } from '../../src/widget/voice-agent-widget.js';
-import { VOICE_DRAW_MS } from '../../src/widget/controllers/conversation.js';
+import { STREAM_DRAW_MS, VOICE_DRAW_MS } from '../../src/widget/controllers/conversation.js';
 import {
   LABEL, callAtThePrompt, closedRecord, conversationRecord, createAgent, endCall, live, openCall, part, startCall, statusText,
   watchEachCall, type CallWatch,
@@ -238,50 +238,60 @@ describe('a voice call', () => {
   });
 
   describe('a reply and its voice', () => {
-    it('draws a reply to what the visitor said in the frame that shows the agent speaking it, or at VOICE_DRAW_MS without it', async function () {
+    it('draws a reply to what the visitor said in the frame that shows the agent speaking it, or at VOICE_DRAW_MS without it (a reply streamed slower than STREAM_DRAW_MS shows as it streams)', async function () {
       this.timeout(40000);
       // The fake microphone speaks over the first message; the service hears it and replies, in words and voice.
       const { el } = await openCall('agent_minimal');
-      // When the page heard of each agent message (at once), when each new agent message first showed and what the
-      // status line said then (a MutationObserver callback comes after the task's microtasks, Lit's update among
-      // them), and each turn.
-      const told = new Map<number, number>();
-      const onMessage = ({ detail }: CustomEvent<{ source: string; eventId: number | null }>): void => {
-        if (detail.source === 'agent' && detail.eventId !== null && !told.has(detail.eventId)) told.set(detail.eventId, performance.now());
-      };
-      const shown: { status: string; at: number; told: number }[] = [];
+      // Each new agent bubble: when it first showed, what the status line said then (a MutationObserver callback comes
+      // after the task's microtasks, Lit's update among them) and the event_id of the agent frame the page's session
+      // got last (the bubble's), and each turn.
+      const agentFrames = () => [...watch.deliveredAt('agent_chat_response_part'), ...watch.deliveredAt('agent_response')];
+      const eventId = ({ frame }: { frame: Record<string, any> }): number => (frame.text_response_part ?? frame.agent_response_event).event_id;
+      const shown: { status: string; at: number; eventId: number }[] = [];
       let agents = $$(el, '.message.agent').length;
       const observer = new MutationObserver(() => {
         const now = $$(el, '.message.agent').length;
-        if (now > agents) shown.push({ status: statusText(el), at: performance.now(), told: [...told.values()].at(-1)! });
+        const last = agentFrames().sort((a, b) => a.at - b.at).at(-1);
+        if (now > agents && last) shown.push({ status: statusText(el), at: performance.now(), eventId: eventId(last) });
         agents = now;
       });
       const speaking: number[] = [];
       const onStatus = ({ detail }: CustomEvent<{ turn: string | null }>): void => void (detail.turn === 'speaking' && speaking.push(performance.now()));
-      el.addEventListener('voice-agent-message', onMessage as EventListener);
       el.addEventListener('voice-agent-status', onStatus as EventListener);
       observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
+      /** When the page's session first got a frame of the reply `id` (its stream's start, or its agent_response). */
+      const cameAt = (id: number): number => Math.min(...agentFrames().filter((f) => eventId(f) === id).map((f) => f.at));
       try {
-        await until(() => shown.length > 0 && speaking.some((t) => t > shown[0]!.told), 'a reply drawn, then voiced', 30000).catch((e) => {
-          throw new Error(`${e.message}: the service heard ${JSON.stringify(heardSeconds(el))} s; agent messages told at `
-            + `${JSON.stringify([...told.values()].map(Math.round))}, shown ${JSON.stringify(shown.map(({ status, at }) => [status, Math.round(at)]))}; `
+        await until(() => shown.length > 0 && speaking.some((t) => t > cameAt(shown[0]!.eventId)), 'a reply drawn, then voiced', 30000).catch((e) => {
+          throw new Error(`${e.message}: the service heard ${JSON.stringify(heardSeconds(el))} s; agent frames got at `
+            + `${JSON.stringify(agentFrames().map((f) => [f.frame.type, eventId(f), Math.round(f.at)]))}, shown `
+            + `${JSON.stringify(shown.map(({ status, at, eventId: id }) => [status, id, Math.round(at)]))}; `
             + `speaking at ${JSON.stringify(speaking.map(Math.round))}; ${watch.received('audio').length} agent audio chunks received`);
         });
         const reply = shown[0]!;
-        const voice = speaking.find((t) => t > reply.told)!;
-        const times = `told at ${reply.told.toFixed(0)}, shown at ${reply.at.toFixed(0)} (${reply.status}), voiced at ${voice.toFixed(0)} ms`;
-        if (voice - reply.told < VOICE_DRAW_MS - 30) {
+        const start = cameAt(reply.eventId);
+        const response = watch.deliveredAt('agent_response').find((f) => eventId(f) === reply.eventId)?.at ?? Infinity;
+        const voice = speaking.find((t) => t > start)!;
+        const times = `its stream came at ${start.toFixed(0)}, its agent_response at ${response.toFixed(0)}, shown at `
+          + `${reply.at.toFixed(0)} (${reply.status}), voiced at ${voice.toFixed(0)} ms`;
+        if (response > reply.at) {
+          // Its parts came slower than STREAM_DRAW_MS: it showed as it streamed (the voice follows its agent_response),
+          // STREAM_DRAW_MS after the wait it joined began (its start, or what the visitor said just before it).
+          const waitFrom = Math.min(start, ...watch.deliveredAt('user_transcript').map((f) => f.at).filter((t) => t <= start && t >= start - STREAM_DRAW_MS));
+          expect(reply.status, times).to.equal(LABEL.listening);
+          expect(reply.at - waitFrom, times).to.be.at.least(STREAM_DRAW_MS - 30);
+          expect(voice, times).to.be.above(response);
+        } else if (voice - response < VOICE_DRAW_MS - 30) {
           // Its voice came first: the reply showed with the turn, in the same task.
           expect(reply.status, times).to.equal(LABEL.speaking);
           expect(voice - reply.at, times).to.be.below(30);
         } else {
-          // Its voice was late: the reply showed VOICE_DRAW_MS after it came, before the voice.
+          // Its voice was late: the reply showed VOICE_DRAW_MS after its agent_response came, before the voice.
           expect(reply.status, times).to.equal(LABEL.listening);
-          expect(reply.at - reply.told, times).to.be.at.least(VOICE_DRAW_MS - 30);
+          expect(reply.at - response, times).to.be.at.least(VOICE_DRAW_MS - 30);
         }
       } finally {
         observer.disconnect();
-        el.removeEventListener('voice-agent-message', onMessage as EventListener);
         el.removeEventListener('voice-agent-status', onStatus as EventListener);
       }
       await endCall(el);
