@@ -17,8 +17,8 @@
 // CPU while the call's audio threads, the worker and the service ran) over whole 3 s windows, nothing dropped at a turn
 // change: the panel idle; the call's first 3 s (the first exchange, and the first use of code and fonts); each later
 // 3 s of it (an exchange each); and, in a second browser whose microphone says its sentence once in 15 s (speech.wav
-// then silence, written to a temporary file), the windows through which the agent spoke. The turn comes from a console
-// message the page logs at each change (no script is run in the page to read it).
+// then silence, written to a temporary file), the windows through which the agent spoke. The turns come from the
+// times the page noted them (`window.benchTurns`), read once after the windows (nothing runs in the page meanwhile).
 //
 // Columns: task (all main-thread work), script (evaluation, parse and compile), style+layout, paint (paint, composite,
 // layerize, hit tests), other (GC and the rest). Conditions: `none` and `cpu4x` (CDP Emulation.setCPUThrottlingRate 4,
@@ -158,8 +158,8 @@ async function run(browser, url, condition, index) {
 /**
  * One call without a trace (a trace slows the page down itself): CDP Performance.getMetrics read as the call goes live
  * and every 3 s after, so each 3 s window is whole (an exchange's transcript, reply and turn changes fall inside one, as
- * they would in any window a page owner measures), with the turns the page logged in it (a console message at each
- * change: no script run in the page to read it). Before the call, the panel open and still for 3 s (`idle`).
+ * they would in any window a page owner measures), with the turns the page noted (`window.benchTurns`, read after the
+ * windows). Before the call, the panel open and still for 3 s (`idle`).
  * @returns `idle` and `windows` (in order): ms per second of TaskDuration, ScriptDuration, RecalcStyle + Layout,
  * ThreadTime (`cpu`), and `speaking`, true when the agent spoke through the whole window
  */
@@ -169,37 +169,37 @@ async function windowsRun(browser, url, condition, count) {
   const cdp = await context.newCDPSession(tab);
   try {
     await cdp.send('Performance.enable');
-    let turn = 'idle';
-    let changes = 0;
-    tab.on('console', (message) => {
-      const [, next] = /^turn:(\w+)$/.exec(message.text()) ?? [];
-      if (next) (turn = next), changes++;
-    });
     const widget = await openPanel(tab, url);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING[condition] });
     const read = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       const m = Object.fromEntries(metrics.map(({ name, value }) => [name, value * 1000]));
-      return { t: performance.now(), turn, changes, task: m.TaskDuration, script: m.ScriptDuration, styleLayout: m.RecalcStyleDuration + m.LayoutDuration, cpu: m.ThreadTime };
+      return { t: performance.now(), wall: Date.now(), task: m.TaskDuration, script: m.ScriptDuration, styleLayout: m.RecalcStyleDuration + m.LayoutDuration, cpu: m.ThreadTime };
     };
-    const window = (a, b) => ({
-      ...Object.fromEntries(['task', 'script', 'styleLayout', 'cpu'].map((k) => [k, ((b[k] - a[k]) * 1000) / (b.t - a.t)])),
-      speaking: a.turn === 'speaking' && b.changes === a.changes,
-    });
+    const rates = (a, b) => Object.fromEntries(['task', 'script', 'styleLayout', 'cpu'].map((k) => [k, ((b[k] - a[k]) * 1000) / (b.t - a.t)]));
     let last = await read();
     await tab.waitForTimeout(3000);
     let next = await read();
-    const idle = window(last, next);
+    const idle = rates(last, next);
     await startCall(widget);
     last = await read();
-    const windows = [];
+    const spans = [];
     for (let i = 0; i < count; i++) {
       await tab.waitForTimeout(3000);
       next = await read();
-      windows.push(window(last, next));
+      spans.push([last, next]);
       last = next;
     }
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    // The turns the page noted ([Date.now(), turn]), read once the windows are over: a window is the agent's when the
+    // turn before it is `speaking` and none changes within it.
+    /** @type {[number, string][]} */
+    const turns = await tab.evaluate(() => window.benchTurns);
+    const turnAt = (wall) => turns.findLast(([at]) => at <= wall)?.[1] ?? null;
+    const windows = spans.map(([a, b]) => ({
+      ...rates(a, b),
+      speaking: turnAt(a.wall) === 'speaking' && !turns.some(([at]) => at > a.wall && at <= b.wall),
+    }));
     return { idle, windows };
   } finally {
     await context.close().catch(() => {});
