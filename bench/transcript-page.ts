@@ -110,10 +110,15 @@ export interface TranscriptSetupResults {
   agentElements: number;
 }
 
-/** The shadow elements `add()` adds once the element has rendered it. */
-async function elementsAdded(add: () => void): Promise<number> {
+/**
+ * The shadow elements `add()` adds once the element has drawn its line (the `selector` lines one more): a visitor's
+ * line waits for the reply that follows it (up to STREAM_DRAW_MS), so an update alone is not enough.
+ */
+async function elementsAdded(add: () => void, selector: string): Promise<number> {
   const before = root().querySelectorAll('*').length;
+  const lines = root().querySelectorAll(selector).length;
   add();
+  await until(() => root().querySelectorAll(selector).length > lines, `a new ${selector}`);
   await widget!.updateComplete;
   return root().querySelectorAll('*').length - before;
 }
@@ -127,14 +132,14 @@ async function setup({ serverUrl, agentId, size }: TranscriptSetup): Promise<Tra
   await until(() => widget!.shadowRoot?.querySelector('.launcher:not([disabled]), [part~="panel"]'), 'the launcher');
   widget.open();
   await widget.startConversation({ mode: 'text' });
-  await until(() => root().querySelector('.message.agent[aria-busy="false"]'), "the service's first message");
+  await until(() => root().querySelector('.message.agent:not(.greeting)[aria-busy="false"]'), "the service's first message");
   // The service's first message is message 1, the warm-up reply the last: pairs of a visitor's line and an agent's
   // reply in between.
   // One plain line of each side first (outside the measured sizes' fill; the service's first message is line 1).
   const userElements = await elementsAdded(() =>
-    inject({ type: 'user_transcript', user_transcription_event: { user_transcript: 'A plain question.', event_id: nextEventId } }));
+    inject({ type: 'user_transcript', user_transcription_event: { user_transcript: 'A plain question.', event_id: nextEventId } }), '.message.user');
   const agentElements = await elementsAdded(() =>
-    inject({ type: 'agent_response', agent_response_event: { agent_response: 'A plain answer.', event_id: nextEventId++ } }));
+    inject({ type: 'agent_response', agent_response_event: { agent_response: 'A plain answer.', event_id: nextEventId++ } }), '.message.agent');
   for (let count = 3, i = 0; count < size - 1; i++) {
     const eventId = nextEventId++;
     inject({ type: 'user_transcript', user_transcription_event: { user_transcript: `Question ${i}: how does item ${i} work?`, event_id: eventId } });
