@@ -138,8 +138,9 @@ const worklet = URL.createObjectURL(new Blob([\`registerProcessor('capture', cla
   process([input]) { const x = input[0]; if (!x || !this.out) return true;
     for (let i = 0; i < x.length; i++) { this.pcm[this.n++] = x[i] * 32767; if (this.n === this.pcm.length) { this.out.postMessage(this.pcm); this.pcm = new Int16Array(960); this.n = 0; } }
     return true; } });\`], { type: 'text/javascript' }));
-// The worker: with a socket URL, each chunk sent on it as the widget's call worker sends it (base64 in JSON).
-const worker = URL.createObjectURL(new Blob([\`onmessage = ({ data: { port, socket } }) => {
+// The sender: with a socket URL, each chunk sent on it as the widget's call worker sends it (base64 in JSON); run in
+// the Worker, or on the page itself with \`&page\` (the widget's call where no worker runs).
+const sender = ({ port, socket }) => {
   const ws = socket ? new WebSocket(socket) : null;
   port.onmessage = ({ data: pcm }) => {
     if (ws?.readyState !== 1) return;
@@ -148,7 +149,8 @@ const worker = URL.createObjectURL(new Blob([\`onmessage = ({ data: { port, sock
     for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
     ws.send(JSON.stringify({ user_audio_chunk: btoa(binary) }));
   };
-};\`], { type: 'text/javascript' }));
+};
+const worker = URL.createObjectURL(new Blob([\`onmessage = ({ data }) => (\${sender})(data);\`], { type: 'text/javascript' }));
 window.go = async () => {
   const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
   const ctx = new AudioContext();
@@ -156,7 +158,9 @@ window.go = async () => {
   const node = new AudioWorkletNode(ctx, 'capture', { numberOfOutputs: 0 });
   const channel = new MessageChannel();
   node.port.postMessage(channel.port1, [channel.port1]);
-  new Worker(worker).postMessage({ port: channel.port2, socket: new URLSearchParams(location.search).get('socket') }, [channel.port2]);
+  const query = new URLSearchParams(location.search);
+  if (query.has('page')) sender({ port: channel.port2, socket: query.get('socket') });
+  else new Worker(worker).postMessage({ port: channel.port2, socket: query.get('socket') }, [channel.port2]);
   ctx.createMediaStreamSource(stream).connect(node);
   const out = ctx.createMediaStreamDestination();
   ctx.createConstantSource().connect(out);
@@ -266,7 +270,7 @@ try {
           rows.push(['call, each later 3 s', runs.flatMap((r) => r.windows.slice(1).map((w) => w.ms))]);
         } else rows.push(['agent speaking 3 s', runs.flatMap((r) => r.windows.filter((w) => w.speaking).map((w) => w.ms))]);
         if (kind === 'loop' && options.floor) {
-          for (const [name, query] of [['floor: microphone live', ''], ['floor: + 50 sends/s (Worker)', `?socket=ws://127.0.0.1:${sink.address().port}`]]) {
+          for (const [name, query] of [['floor: microphone live', ''], ['floor: + 50 sends/s (Worker)', `?socket=ws://127.0.0.1:${sink.address().port}`], ['floor: + 50 sends/s (page)', `?socket=ws://127.0.0.1:${sink.address().port}&page`]]) {
             const floors = [];
             for (let i = 0; i < RUNS; i++) floors.push(await run(engine, services, `${service.url}/floor${query}`, microphone, WINDOWS));
             if (!query) rows.push(['floor: idle', floors.map((r) => r.idle)]);
