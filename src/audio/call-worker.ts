@@ -16,10 +16,11 @@
  *   the `interruption` frames; an interruption already seen does nothing);
  * - `{levels: {canvases, color}}`: square canvases (transferred from the page) around the elements that show
  *   the levels; each gets a ring in `color` (half opaque) between the element's circle (the inner 1/1.35 of the
- *   canvas) and 1 + 0.35 × the larger of the microphone's and the agent's RMS level (0..1) of it, the growth the
- *   page's own `transform` gives where no worker runs (levels.ts): drawn at the worker's animation frames, 20 times a
- *   second at most, only when the level moved the largest ring's edge by half a device pixel or more (each draw costs
- *   the page's main thread a task, a change too small to see too);
+ *   canvas) and 1 + 0.35 × the larger of the microphone's and the agent's level of it, each on a level meter's scale
+ *   (0..1, -50 to -10 dBFS) rising at once and falling back (level-meter.ts), the growth the page's own `transform`
+ *   gives where no worker runs (levels.ts): drawn at the worker's animation frames, 10 times a second at most, only
+ *   when the level moved the largest ring's edge by a device pixel or more (each draw costs the page's main thread a
+ *   task);
  * - `{view: {visible, still}}`: the page is shown (`!document.hidden`) and may move (no `prefers-reduced-motion`):
  *   otherwise nothing is drawn and the rings are cleared;
  * - `{watch: true}`: from then on, copies of what goes through (`{watched: [kind, value, ms]}`, `ms` since the epoch),
@@ -37,6 +38,7 @@
  * `{closed: [code, reason]}` when the socket closed (the worker then ends itself); `{refused: [name, message]}` when the
  * socket could not be made (the page's CSP).
  */
+import { meterFall, meterLevel } from './level-meter.js';
 import { base64ToBytes, bytesToBase64, createResampler, decodeUlaw, pcm16ToFloat, resampleLinear, ulawToFloat } from './pcm.js';
 
 /** What the page sends the call worker. */
@@ -52,7 +54,7 @@ export type CallWorkerCommand =
 
 /**
  * What the call worker sends the page. `watched` kinds: `sent`, `received` (frame texts), `played` (event_id),
- * `closed` (code), `drawn` (the microphone's and the agent's level, 0..1, of which the ring shows the larger).
+ * `closed` (code), `drawn` (the microphone's and the agent's meter level, 0..1, of which the ring shows the larger).
  */
 export type CallWorkerReport =
   | { ready: 1 }
@@ -96,19 +98,29 @@ function runCallWorker(): void {
   const watch = (kind: WatchedKind, value: unknown): void => {
     if (watched) post({ watched: [kind, value, performance.timeOrigin + performance.now()] });
   };
-  // The levels: the microphone's (per chunk) and the agent's (from the playback worklet), drawn as a ring around each
-  // level element at an animation frame at most every DRAW_MS, when the larger one moved the largest ring's edge by
-  // half a device pixel or more (`step`), never while the page is hidden or the visitor prefers reduced motion. Each draw
-  // costs the page a task all the same (Chromium hands the canvas's new image to its placeholder element on the main
-  // thread: 0.1 to 0.2 ms each), hence a level meter's usual rate rather than the display's.
-  const DRAW_MS = 50;
+  // The levels: the microphone's (per chunk) and the agent's (from the playback worklet), on a level meter's scale and
+  // with its fall (level-meter.ts: each rises at once to `meterLevel` of its RMS, then falls back), drawn as a ring
+  // around each level element at an animation frame at most every DRAW_MS, when the larger one moved the largest
+  // ring's edge by a device pixel or more (`step`), never while the page is hidden or the visitor prefers reduced
+  // motion. Each draw costs the page a task all the same (Chromium hands the canvas's new image to its placeholder
+  // element on the main thread: 0.1 to 0.2 ms each), hence a level meter's usual rate rather than the display's.
+  const DRAW_MS = 100;
   const rings: { context: OffscreenCanvasRenderingContext2D; size: number }[] = [];
   let step = 1;
   /** When the rings were last drawn (performance.now(), ms). */
   let drawnAt = -Infinity;
   let color = '';
-  let mic = 0;
-  let agent = 0;
+  /** Each level's meter: the position it last rose to (0..1) and when (performance.now(), ms). */
+  const meters = { mic: { peak: 0, at: 0 }, agent: { peak: 0, at: 0 } };
+  const shown = (now: number): [mic: number, agent: number] => [meterFall(meters.mic.peak, meters.mic.at, now), meterFall(meters.agent.peak, meters.agent.at, now)];
+  /** A new RMS level (0..1) of `source`: its meter rises to it, or goes on falling when it shows more. */
+  const level = (source: keyof typeof meters, rms: number): void => {
+    const meter = meters[source];
+    const now = performance.now();
+    const position = meterLevel(rms);
+    if (position >= meterFall(meter.peak, meter.at, now)) Object.assign(meter, { peak: position, at: now });
+    levelsChanged();
+  };
   let drawn = 0;
   let frame = false;
   let visible = true;
@@ -118,7 +130,8 @@ function runCallWorker(): void {
     frame = false;
     if (!visible || still) return;
     drawnAt = performance.now();
-    drawn = Math.max(mic, agent);
+    const levels = shown(drawnAt);
+    drawn = Math.max(...levels);
     for (const { context, size } of rings) {
       context.clearRect(0, 0, size, size);
       // The element's circle is the canvas's inner 1/1.35; the ring reaches out to 1 + 0.35 × level of it.
@@ -128,10 +141,10 @@ function runCallWorker(): void {
       context.arc(size / 2, size / 2, inner, 0, 2 * Math.PI, true);
       context.fill();
     }
-    watch('drawn', [mic, agent]);
+    watch('drawn', levels);
   };
   const levelsChanged = (): void => {
-    if (!frame && rings.length && visible && !still && Math.abs(Math.max(mic, agent) - drawn) >= step) {
+    if (!frame && rings.length && visible && !still && Math.abs(Math.max(...shown(performance.now())) - drawn) >= step) {
       frame = true;
       const wait = drawnAt + DRAW_MS - performance.now();
       if (wait > 0) setTimeout(() => nextFrame(draw), wait);
@@ -257,15 +270,11 @@ function runCallWorker(): void {
       const resample = createResampler(from, to);
       decode = (bytes) => resample(ulaw ? ulawToFloat(bytes) : pcm16ToFloat(bytes));
       playback = data.audio.playback;
-      playback.onmessage = ({ data: report }) => {
-        agent = report.level;
-        levelsChanged();
-      };
+      playback.onmessage = ({ data: report }) => level('agent', report.level);
       playQueued();
       capture.onmessage = ({ data: chunk }) => {
         send(JSON.stringify({ user_audio_chunk: bytesToBase64(new Uint8Array(chunk.pcm.buffer)) }));
-        mic = chunk.level;
-        levelsChanged();
+        level('mic', chunk.level);
       };
     } else if ('interrupt' in data) interrupt(data.interrupt);
     else if ('levels' in data) {
@@ -276,9 +285,9 @@ function runCallWorker(): void {
         context.fillStyle = color;
         context.globalAlpha = 0.5;
         rings.push({ context, size: canvas.width });
-        // The ring's edge is at inner × (1 + 0.35 × level), inner = size / 2 / 1.35: half a pixel of it is a level
-        // change of 0.5 / (0.35 × size / 2.7) = 3.857 / size.
-        step = Math.min(step, 3.857 / canvas.width);
+        // The ring's edge is at inner × (1 + 0.35 × level), inner = size / 2 / 1.35: a pixel of it is a level change
+        // of 1 / (0.35 × size / 2.7) = 7.714 / size.
+        step = Math.min(step, 7.714 / canvas.width);
       }
       drawn = -1;
       levelsChanged();
@@ -297,4 +306,4 @@ function runCallWorker(): void {
  * The source text of the call worker: `runCallWorker` and the pcm.ts functions it calls, as the build left them
  * (minified in the bundles: the names in the text are the ones the minifier gave, hence `.name`).
  */
-export const callWorkerSource = `${[base64ToBytes, bytesToBase64, createResampler, resampleLinear, pcm16ToFloat, decodeUlaw, ulawToFloat, runCallWorker].join('\n')}\n${runCallWorker.name}();`;
+export const callWorkerSource = `${[base64ToBytes, bytesToBase64, createResampler, resampleLinear, pcm16ToFloat, decodeUlaw, ulawToFloat, meterLevel, meterFall, runCallWorker].join('\n')}\n${runCallWorker.name}();`;

@@ -1,17 +1,20 @@
 /**
- * A voice call's levels on screen (the orb, the header's avatar), at the least cost to the page: the microphone's and
- * the agent's RMS come about every 20 ms each, and are drawn at most once per animation frame, only when one changed
- * visibly (`LEVEL_STEP`), never while the page is hidden or the visitor prefers reduced motion (the orb then shows the
- * turn alone). They are written to the level elements only, as `--_mic-level` and `--_agent-level`, registered as
- * non-inherited numbers (`registerLevelProperties`), so a write restyles that element and nothing under or around it;
- * the styles turn them into a `transform` (audio-orb.ts), which the compositor draws.
+ * A voice call's levels on screen (the orb, the header's avatar) where no call worker draws them (call-worker.ts draws
+ * its rings itself), at the least cost to the page: the microphone's and the agent's RMS come about every 20 ms each,
+ * are put on a level meter's scale (`meterLevel`: -50 to -10 dBFS as 0..1, audio/level-meter.ts), and are drawn at most
+ * once per animation frame, only when one changed visibly (`LEVEL_STEP`), never while the page is hidden or the
+ * visitor prefers reduced motion (the orb then shows the turn alone). They are written to the level elements only, as
+ * `--_mic-level` and `--_agent-level`, registered as non-inherited numbers (`registerLevelProperties`), so a write
+ * restyles that element and nothing under or around it; the styles turn them into a `transform` (audio-orb.ts), which
+ * the compositor draws.
  */
+import { meterLevel } from '../../audio/level-meter.js';
 
-/** The two properties a level element gets: the microphone's level and the agent's, RMS 0..1. */
+/** The two properties a level element gets: the microphone's level and the agent's, on the meter's scale (0..1). */
 export const LEVEL_PROPERTIES = ['--_mic-level', '--_agent-level'] as const;
 
-/** The smallest change of a level (0..1) that is drawn: about half a pixel of the 120 px orb's scale. */
-export const LEVEL_STEP = 0.02;
+/** The smallest change of a level (0..1 on the meter's scale) that is drawn: about a pixel of the 120 px orb's growth. */
+export const LEVEL_STEP = 0.05;
 
 let registered = false;
 
@@ -58,8 +61,13 @@ export class LevelMeter {
     return this.#targets;
   }
 
-  /** The latest levels (RMS 0..1): drawn at the next animation frame if they changed visibly and may be drawn now. */
-  set(mic: number, agent: number): void {
+  /**
+   * The latest levels (RMS, 0..1 of full scale): drawn on the meter's scale at the next animation frame if they changed
+   * visibly and may be drawn now.
+   */
+  set(micRms: number, agentRms: number): void {
+    const mic = meterLevel(micRms);
+    const agent = meterLevel(agentRms);
     this.#latest = [mic, agent];
     if (this.#frame || !this.#drawable()) return;
     if (Math.abs(mic - this.#drawn[0]) < LEVEL_STEP && Math.abs(agent - this.#drawn[1]) < LEVEL_STEP) return;

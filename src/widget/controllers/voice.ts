@@ -149,10 +149,10 @@ export class VoiceController implements ReactiveController {
 
   /**
    * A part's callback for an element that shows the levels during a call (the header's avatar, the orb): it gets
-   * `--_mic-level` and `--_agent-level`, RMS 0..1, non-inherited, through the CSSOM (CSP-safe), at most once per
-   * animation frame (`LevelMeter`). An element no longer in the document is dropped at the next write. Where a call
-   * worker runs, it draws the levels instead, on a ring canvas around each element (`CallWorker.showLevels`), and
-   * nothing is written on the element.
+   * `--_mic-level` and `--_agent-level`, 0..1 on a level meter's scale, non-inherited, through the CSSOM (CSP-safe),
+   * at most once per animation frame (`LevelMeter`). An element no longer in the document is dropped at the next write.
+   * Where a call worker runs, it draws the levels instead, on a ring canvas around each element
+   * (`CallWorker.showLevels`), and nothing is written on the element.
    */
   readonly levelTarget = (element: Element): void => {
     this.#levels.add(element as HTMLElement);

@@ -16,8 +16,8 @@ export interface AudioOrbOptions {
 /**
  * The large orb of a voice call (`part="orb"`), shown in place of the transcript when `transcript_enabled` is false:
  * decorative (`aria-hidden`; the status line says whose turn it is), framed in the accent colour while the agent speaks
- * (`data-turn`, which reduced motion keeps). It and the header's avatar (its `.level` frame)
- * follow the levels the voice controller writes on them (`--_mic-level`, `--_agent-level`, 0..1, non-inherited:
+ * (`data-turn`, which reduced motion keeps). It and the header's avatar (its `.level` frame) follow the levels the
+ * voice controller writes on them (`--_mic-level`, `--_agent-level`, 0..1 on a level meter's scale, non-inherited:
  * controllers/levels.ts) as a `transform` the compositor draws, and stay still under `prefers-reduced-motion`.
  * Without a transcript on screen, the agent's words still reach a screen reader as they are spoken (issue 20): a
  * visually hidden `role="log"` (`part="spoken-log"`) gets each complete agent line once, never a streamed part of one.

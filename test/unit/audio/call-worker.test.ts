@@ -32,7 +32,8 @@ describe('CallWorker', () => {
     return { capture: capture.port1, playback: playback.port1 };
   };
 
-  it("draws the levels as a ring around an element, only when its edge moves by half a device pixel; nothing while hidden or still", async () => {
+  it('draws the levels as a ring around an element, on the meter\'s scale, rising at once and falling back, when its edge moves by a device pixel, 10 times a second at most; nothing while hidden or still', async function () {
+    this.timeout(10000);
     expect(worker, 'a worker runs on a page without a CSP').to.be.instanceOf(CallWorker);
     const element = Object.assign(document.createElement('span'), { style: 'display: block; position: relative; width: 40px; height: 40px' });
     document.body.append(element);
@@ -41,21 +42,40 @@ describe('CallWorker', () => {
       expect(canvas.parentElement).to.equal(element);
       expect(canvas.width, 'device pixels, 1.35 times the element').to.equal(Math.ceil(40 * 1.35 * (devicePixelRatio || 1)));
       const { capture, playback } = attach(worker!);
-      const drawn = () => watch.events.flatMap((e) => (e.kind === 'drawn' ? [e.levels] : []));
-      const chunk = (level: number) => capture.postMessage({ pcm: new Int16Array(320), level });
-      await until(() => drawn().length === 1, 'the first ring (level 0)');
-      chunk(0.5);
-      await until(() => drawn().length === 2, 'the microphone level drawn');
-      expect(drawn()[1]).to.deep.equal([0.5, 0]);
+      const draws = () => watch.events.flatMap((e) => (e.kind === 'drawn' ? [e] : []));
+      const drawn = () => draws().map((e) => e.levels);
+      /** The RMS (0..1) the meter shows at `position` (0..1: -50 to -10 dBFS). */
+      const rmsAt = (position: number) => 10 ** ((position * 40 - 50) / 20);
+      const chunk = (rms: number) => capture.postMessage({ pcm: new Int16Array(320), level: rms });
+      /** Chunks of `rms` every 20 ms for `ms`, as the capture worklet posts them. */
+      const chunks = async (rms: number, ms: number) => {
+        for (let t = 0; t < ms; t += 20) {
+          chunk(rms);
+          await sleep(20);
+        }
+      };
       // The ring's edge is at inner × (1 + 0.35 × level), inner = width / 2 / 1.35 device pixels.
-      const halfPixel = 0.5 / (0.35 * (canvas.width / 2 / 1.35));
-      const under = 0.5 + 0.8 * halfPixel;
-      chunk(under);
-      await sleep(150);
-      expect(drawn(), 'a change that moves the edge by less than half a pixel is not drawn').to.have.length(2);
-      playback.postMessage({ level: 0.5 + 1.2 * halfPixel });
-      await until(() => drawn().length === 3, "the agent's level drawn");
-      expect(drawn()[2]).to.deep.equal([under, 0.5 + 1.2 * halfPixel]);
+      const pixel = 1 / (0.35 * (canvas.width / 2 / 1.35));
+      await until(() => drawn().length === 1, 'the first ring (level 0)');
+      expect(drawn()[0]).to.deep.equal([0, 0]);
+
+      // A level rises at once to its place on the meter's scale (-30 dBFS is 0.5), then falls back from there.
+      const sentAt = performance.now();
+      chunk(rmsAt(0.5));
+      await until(() => drawn().length === 2, 'the microphone level drawn');
+      const [{ levels: [mic, agent], at }] = draws().slice(1);
+      expect(agent).to.equal(0);
+      expect(mic, `drawn ${(at - sentAt).toFixed(0)} ms after the chunk`).to.be.within(0.5 * Math.exp(-(at - sentAt) / 150) - 0.01, 0.5);
+
+      // A steady level (a chunk every 20 ms) moves the edge by less than a pixel: drawn no more.
+      await chunks(rmsAt(0.5), 300);
+      const steady = drawn().length;
+      await chunks(rmsAt(0.5), 400);
+      expect(drawn().length, `a steady level (a pixel is ${pixel.toFixed(3)} of the scale)`).to.equal(steady);
+
+      playback.postMessage({ level: rmsAt(0.9) });
+      await until(() => drawn().at(-1)![1] > 0, "the agent's level drawn");
+      expect(drawn().at(-1)![1], "the agent's, the larger").to.be.within(0.8, 0.9);
       // The ring is on the canvas: its pixels, read back through the placeholder.
       await until(() => {
         const copy = Object.assign(document.createElement('canvas'), { width: canvas.width, height: canvas.height });
@@ -65,30 +85,35 @@ describe('CallWorker', () => {
         return data.some((value, i) => i % 4 === 3 && value > 0);
       }, 'ring pixels on the canvas');
 
-      worker!.view(false, false);
-      chunk(0.1);
-      await sleep(150);
-      expect(drawn(), 'nothing drawn while the page is hidden').to.have.length(3);
-      worker!.view(true, true);
-      chunk(0.3);
-      await sleep(150);
-      expect(drawn(), 'nothing drawn under reduced motion').to.have.length(3);
-      worker!.view(true, false);
-      await until(() => drawn().length === 4, 'drawn again once shown and moving');
-      expect(drawn()[3]).to.deep.equal([0.3, 0.5 + 1.2 * halfPixel]);
+      // Silence: the ring falls back over a few draws, to within a pixel of none.
+      const beforeFall = draws().length;
+      await chunks(0, 1000);
+      const fall = draws().slice(beforeFall);
+      expect(fall.length, `draws of the fall: ${fall.map((e) => Math.max(...e.levels).toFixed(2))}`).to.be.at.least(3);
+      for (let i = 1; i < fall.length; i++) expect(Math.max(...fall[i]!.levels)).to.be.below(Math.max(...fall[i - 1]!.levels));
+      expect(Math.max(...fall.at(-1)!.levels)).to.be.below(Math.max(2 * pixel, 0.1));
 
-      // A level that moves at every chunk (50 a second) is drawn 20 times a second at most.
-      const draws = () => watch.events.flatMap((e) => (e.kind === 'drawn' ? [e.at] : []));
+      worker!.view(false, false);
+      await chunks(rmsAt(0.8), 200);
+      expect(drawn().length, 'nothing drawn while the page is hidden').to.equal(beforeFall + fall.length);
+      worker!.view(true, true);
+      await chunks(rmsAt(0.8), 200);
+      expect(drawn().length, 'nothing drawn under reduced motion').to.equal(beforeFall + fall.length);
+      worker!.view(true, false);
+      chunk(rmsAt(0.8));
+      await until(() => drawn().length === beforeFall + fall.length + 1, 'drawn again once shown and moving');
+      expect(drawn().at(-1)![0]).to.be.within(0.6, 0.8);
+
+      // A level that rises and falls all the time (100 ms of -10 dBFS, 100 ms of silence) is drawn 10 times a second at most.
       const before = draws().length;
-      for (let i = 0; i < 25; i++) {
-        chunk(i % 2 ? 0.9 : 0.1);
-        await sleep(20);
+      for (let i = 0; i < 6; i++) {
+        await chunks(rmsAt(1), 100);
+        await chunks(0, 100);
       }
-      await sleep(100);
-      const times = draws().slice(before);
-      expect(times.length, `draws in 0.6 s of a moving level: ${times.length}`).to.be.within(6, 14);
+      const times = draws().slice(before).map((e) => e.at);
+      expect(times.length, `draws in 1.2 s of a moving level: ${times.length}`).to.be.within(7, 13);
       const gaps = times.slice(1).map((t, i) => t - times[i]!);
-      expect(Math.min(...gaps), `gaps between draws (ms): ${gaps.map((g) => g.toFixed(0))}`).to.be.at.least(45);
+      expect(Math.min(...gaps), `gaps between draws (ms): ${gaps.map((g) => g.toFixed(0))}`).to.be.at.least(95);
     } finally {
       element.remove();
     }

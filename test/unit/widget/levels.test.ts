@@ -1,10 +1,15 @@
 /**
  * The levels of a voice call on screen (src/widget/controllers/levels.ts), in each engine with its real
- * requestAnimationFrame and CSS.registerProperty: at most one write per frame, only visible changes, none while the
- * page is hidden or under reduced motion, and properties that a level element's children do not inherit.
+ * requestAnimationFrame and CSS.registerProperty: on the meter's scale, at most one write per frame, only visible
+ * changes, none while the page is hidden or under reduced motion, and properties that a level element's children do
+ * not inherit.
  */
 import { expect, fixture, html } from '@open-wc/testing';
+import { meterLevel } from '../../../src/audio/level-meter.js';
 import { LEVEL_STEP, LevelMeter, registerLevelProperties } from '../../../src/widget/controllers/levels.js';
+
+/** The RMS (0..1) that the meter shows at `position` (0..1: -50 to -10 dBFS). */
+const rmsAt = (position: number) => 10 ** ((position * 40 - 50) / 20);
 
 const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
@@ -23,33 +28,34 @@ describe('LevelMeter', () => {
     const meter = new LevelMeter({ matches: false });
     meter.add(element);
     await frame();
-    for (let i = 1; i <= 50; i++) meter.set(i / 100, 0.25);
+    for (let i = 1; i <= 50; i++) meter.set(i / 500, 0.025);
     expect(writes, 'nothing before the frame').to.deep.equal([]);
     await frame();
     await settled();
-    // Two properties set: two records of the one draw.
+    // Two properties set: two records of the one draw, on the meter's scale (RMS 0.1 is -20 dBFS: 0.75).
     expect(writes).to.have.length(2);
-    expect(element.style.getPropertyValue('--_mic-level')).to.equal('0.500');
-    expect(element.style.getPropertyValue('--_agent-level')).to.equal('0.250');
+    expect(element.style.getPropertyValue('--_mic-level')).to.equal('0.750');
+    expect(element.style.getPropertyValue('--_agent-level')).to.equal(meterLevel(0.025).toFixed(3));
   });
 
   it('leaves a change smaller than LEVEL_STEP undrawn, and draws the next visible one', async () => {
     const { element, writes } = await target();
     const meter = new LevelMeter({ matches: false });
     meter.add(element);
-    meter.set(0.3, 0);
+    meter.set(rmsAt(0.3), 0);
     await frame();
     await settled();
+    expect(element.style.getPropertyValue('--_mic-level')).to.equal('0.300');
     writes.length = 0;
-    meter.set(0.3 + LEVEL_STEP / 2, LEVEL_STEP / 2);
+    meter.set(rmsAt(0.3 + LEVEL_STEP / 2), rmsAt(LEVEL_STEP / 2));
     await frame();
     await frame();
     await settled();
     expect(writes, 'an invisible change').to.deep.equal([]);
-    meter.set(0.3 + LEVEL_STEP, 0);
+    meter.set(rmsAt(0.3 + 1.2 * LEVEL_STEP), 0);
     await frame();
     await settled();
-    expect(element.style.getPropertyValue('--_mic-level')).to.equal((0.3 + LEVEL_STEP).toFixed(3));
+    expect(element.style.getPropertyValue('--_mic-level')).to.equal((0.3 + 1.2 * LEVEL_STEP).toFixed(3));
   });
 
   it('draws nothing under reduced motion, and nothing while the page is hidden; reset() still puts 0 at once', async () => {
@@ -90,7 +96,7 @@ describe('LevelMeter', () => {
     const { element, child } = await target();
     const meter = new LevelMeter({ matches: false });
     meter.add(element);
-    meter.set(0.5, 0.4);
+    meter.set(rmsAt(0.5), rmsAt(0.4));
     await frame();
     expect(Number(getComputedStyle(element).getPropertyValue('--_mic-level'))).to.equal(0.5);
     expect(Number(getComputedStyle(child).getPropertyValue('--_mic-level')), 'not inherited').to.equal(0);
