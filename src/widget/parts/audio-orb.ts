@@ -60,10 +60,13 @@ export const audioOrbStyles = css`
     z-index: -1;
     pointer-events: none;
   }
+  /* Where no call worker draws the rings (levels.ts): the levels as the element's scale; the transition (run by the
+     compositor) eases the meter between the frames that write it, as the worker's rings fall back. */
   @media (prefers-reduced-motion: no-preference) {
     .live .header .level,
     .audio-orb {
       transform: scale(calc(1 + 0.35 * max(var(--_mic-level, 0), var(--_agent-level, 0))));
+      transition: transform 150ms ease-out;
       will-change: transform;
     }
   }
