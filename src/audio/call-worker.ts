@@ -111,14 +111,13 @@ function runCallWorker(): void {
   let drawnAt = -Infinity;
   let color = '';
   /** Each level's meter: the position it last rose to (0..1) and when (performance.now(), ms). */
-  const meters = { mic: { peak: 0, at: 0 }, agent: { peak: 0, at: 0 } };
-  const shown = (now: number): [mic: number, agent: number] => [meterFall(meters.mic.peak, meters.mic.at, now), meterFall(meters.agent.peak, meters.agent.at, now)];
+  const meters = { mic: [0, 0], agent: [0, 0] };
+  const shown = (now: number): number[] => [meters.mic, meters.agent].map(([peak, at]) => meterFall(peak!, at!, now));
   /** A new RMS level (0..1) of `source`: its meter rises to it, or goes on falling when it shows more. */
   const level = (source: keyof typeof meters, rms: number): void => {
-    const meter = meters[source];
     const now = performance.now();
     const position = meterLevel(rms);
-    if (position >= meterFall(meter.peak, meter.at, now)) Object.assign(meter, { peak: position, at: now });
+    if (position >= meterFall(meters[source][0]!, meters[source][1]!, now)) meters[source] = [position, now];
     levelsChanged();
   };
   let drawn = 0;

@@ -15,15 +15,13 @@
  * (RMS 0.32) and above is 1, linear in dB between. Not a number (or below 0) is 0.
  */
 export function meterLevel(rms: number): number {
-  if (!(rms > 0)) return 0;
-  const db = 20 * Math.log10(rms);
-  return Math.min(1, Math.max(0, (db + 50) / 40));
+  return rms > 0 ? Math.min(1, Math.max(0, (20 * Math.log10(rms) + 50) / 40)) : 0;
 }
 
 /**
  * What a meter that rose to `peak` at `at` shows at `now` (ms, the same clock): `peak`, falling by a factor e every
- * `releaseMs` since (150 ms: to a third in about 0.16 s, to a twentieth in 0.45 s).
+ * 150 ms since (to a third in about 0.16 s, to a twentieth in 0.45 s).
  */
-export function meterFall(peak: number, at: number, now: number, releaseMs = 150): number {
-  return now <= at ? peak : peak * Math.exp((at - now) / releaseMs);
+export function meterFall(peak: number, at: number, now: number): number {
+  return peak * Math.exp(Math.min(0, at - now) / 150);
 }
