@@ -67,11 +67,16 @@ describe('CallWorker', () => {
       expect(agent).to.equal(0);
       expect(mic, `drawn ${(at - sentAt).toFixed(0)} ms after the chunk`).to.be.within(0.5 * Math.exp(-(at - sentAt) / 150) - 0.01, 0.5);
 
-      // A steady level (a chunk every 20 ms) moves the edge by less than a pixel: drawn no more.
+      // A steady level (a chunk every 20 ms, each one lifting the meter back to 0.5) is not drawn again, unless a draw
+      // came so late after a chunk (a busy machine) that it caught the meter a pixel or more below the level.
       await chunks(rmsAt(0.5), 300);
-      const steady = drawn().length;
+      const steady = draws().length;
       await chunks(rmsAt(0.5), 400);
-      expect(drawn().length, `a steady level (a pixel is ${pixel.toFixed(3)} of the scale)`).to.equal(steady);
+      const redraws = draws().slice(steady);
+      for (const redraw of redraws) {
+        const before = draws()[draws().indexOf(redraw) - 1]!;
+        expect(before.levels[0], `a steady level redrawn (a pixel is ${pixel.toFixed(3)} of the scale)`).to.be.below(0.5 - pixel + 0.01);
+      }
 
       playback.postMessage({ level: rmsAt(0.9) });
       await until(() => drawn().at(-1)![1] > 0, "the agent's level drawn");
@@ -106,12 +111,14 @@ describe('CallWorker', () => {
 
       // A level that rises and falls all the time (100 ms of -10 dBFS, 100 ms of silence) is drawn 10 times a second at most.
       const before = draws().length;
+      const startedAt = performance.now();
       for (let i = 0; i < 6; i++) {
         await chunks(rmsAt(1), 100);
         await chunks(0, 100);
       }
+      const elapsed = performance.now() - startedAt;
       const times = draws().slice(before).map((e) => e.at);
-      expect(times.length, `draws in 1.2 s of a moving level: ${times.length}`).to.be.within(7, 13);
+      expect(times.length, `draws in ${elapsed.toFixed(0)} ms of a moving level: ${times.length}`).to.be.within(5, Math.floor(elapsed / 100) + 1);
       const gaps = times.slice(1).map((t, i) => t - times[i]!);
       expect(Math.min(...gaps), `gaps between draws (ms): ${gaps.map((g) => g.toFixed(0))}`).to.be.at.least(95);
     } finally {
