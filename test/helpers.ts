@@ -102,3 +102,6 @@ export async function typeText(text: string): Promise<void> {
   for (const run of runs) await sendKeys({ type: run });
 }
 
+
+/** The RMS level (0..1 of full scale) that a call's level meter shows at `position` (0..1: -50 to -10 dBFS; src/audio/level-meter.ts). */
+export const meterRms = (position: number): number => 10 ** ((position * 40 - 50) / 20);

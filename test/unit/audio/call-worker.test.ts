@@ -6,7 +6,7 @@ import { expect } from '@open-wc/testing';
 import { CallWorker } from '../../../src/audio/call-thread.js';
 import { conversationSocketUrl } from '../../../src/client/paths.js';
 import { ConversationSession } from '../../../src/client/session.js';
-import { until } from '../../helpers.js';
+import { meterRms, until } from '../../helpers.js';
 import { serviceUrl } from '../../widget-helpers.js';
 import { watchCall, type CallWatch } from '../../integration/voice-helpers.js';
 
@@ -44,8 +44,6 @@ describe('CallWorker', () => {
       const { capture, playback } = attach(worker!);
       const draws = () => watch.events.flatMap((e) => (e.kind === 'drawn' ? [e] : []));
       const drawn = () => draws().map((e) => e.levels);
-      /** The RMS (0..1) the meter shows at `position` (0..1: -50 to -10 dBFS). */
-      const rmsAt = (position: number) => 10 ** ((position * 40 - 50) / 20);
       const chunk = (rms: number) => capture.postMessage({ pcm: new Int16Array(320), level: rms });
       /** Chunks of `rms` every 20 ms for `ms`, as the capture worklet posts them. */
       const chunks = async (rms: number, ms: number) => {
@@ -61,7 +59,7 @@ describe('CallWorker', () => {
 
       // A level rises at once to its place on the meter's scale (-30 dBFS is 0.5), then falls back from there.
       const sentAt = performance.now();
-      chunk(rmsAt(0.5));
+      chunk(meterRms(0.5));
       await until(() => drawn().length === 2, 'the microphone level drawn');
       const [{ levels: [mic, agent], at }] = draws().slice(1);
       expect(agent).to.equal(0);
@@ -69,16 +67,16 @@ describe('CallWorker', () => {
 
       // A steady level (a chunk every 20 ms, each one lifting the meter back to 0.5) is not drawn again, unless a draw
       // came so late after a chunk (a busy machine) that it caught the meter a pixel or more below the level.
-      await chunks(rmsAt(0.5), 300);
+      await chunks(meterRms(0.5), 300);
       const steady = draws().length;
-      await chunks(rmsAt(0.5), 400);
+      await chunks(meterRms(0.5), 400);
       const redraws = draws().slice(steady);
       for (const redraw of redraws) {
         const before = draws()[draws().indexOf(redraw) - 1]!;
         expect(before.levels[0], `a steady level redrawn (a pixel is ${pixel.toFixed(3)} of the scale)`).to.be.below(0.5 - pixel + 0.01);
       }
 
-      playback.postMessage({ level: rmsAt(0.9) });
+      playback.postMessage({ level: meterRms(0.9) });
       await until(() => drawn().at(-1)![1] > 0, "the agent's level drawn");
       expect(drawn().at(-1)![1], "the agent's, the larger").to.be.within(0.8, 0.9);
       // The ring is on the canvas: its pixels, read back through the placeholder.
@@ -99,13 +97,13 @@ describe('CallWorker', () => {
       expect(Math.max(...fall.at(-1)!.levels)).to.be.below(Math.max(2 * pixel, 0.1));
 
       worker!.view(false, false);
-      await chunks(rmsAt(0.8), 200);
+      await chunks(meterRms(0.8), 200);
       expect(drawn().length, 'nothing drawn while the page is hidden').to.equal(beforeFall + fall.length);
       worker!.view(true, true);
-      await chunks(rmsAt(0.8), 200);
+      await chunks(meterRms(0.8), 200);
       expect(drawn().length, 'nothing drawn under reduced motion').to.equal(beforeFall + fall.length);
       worker!.view(true, false);
-      chunk(rmsAt(0.8));
+      chunk(meterRms(0.8));
       await until(() => drawn().length === beforeFall + fall.length + 1, 'drawn again once shown and moving');
       expect(drawn().at(-1)![0]).to.be.within(0.6, 0.8);
 
@@ -113,7 +111,7 @@ describe('CallWorker', () => {
       const before = draws().length;
       const startedAt = performance.now();
       for (let i = 0; i < 6; i++) {
-        await chunks(rmsAt(1), 100);
+        await chunks(meterRms(1), 100);
         await chunks(0, 100);
       }
       const elapsed = performance.now() - startedAt;

@@ -7,9 +7,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { meterLevel } from '../../../src/audio/level-meter.js';
 import { LEVEL_STEP, LevelMeter, registerLevelProperties } from '../../../src/widget/controllers/levels.js';
-
-/** The RMS (0..1) that the meter shows at `position` (0..1: -50 to -10 dBFS). */
-const rmsAt = (position: number) => 10 ** ((position * 40 - 50) / 20);
+import { meterRms } from '../../helpers.js';
 
 const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
@@ -42,17 +40,17 @@ describe('LevelMeter', () => {
     const { element, writes } = await target();
     const meter = new LevelMeter({ matches: false });
     meter.add(element);
-    meter.set(rmsAt(0.3), 0);
+    meter.set(meterRms(0.3), 0);
     await frame();
     await settled();
     expect(element.style.getPropertyValue('--_mic-level')).to.equal('0.300');
     writes.length = 0;
-    meter.set(rmsAt(0.3 + LEVEL_STEP / 2), rmsAt(LEVEL_STEP / 2));
+    meter.set(meterRms(0.3 + LEVEL_STEP / 2), meterRms(LEVEL_STEP / 2));
     await frame();
     await frame();
     await settled();
     expect(writes, 'an invisible change').to.deep.equal([]);
-    meter.set(rmsAt(0.3 + 1.2 * LEVEL_STEP), 0);
+    meter.set(meterRms(0.3 + 1.2 * LEVEL_STEP), 0);
     await frame();
     await settled();
     expect(element.style.getPropertyValue('--_mic-level')).to.equal((0.3 + 1.2 * LEVEL_STEP).toFixed(3));
@@ -96,7 +94,7 @@ describe('LevelMeter', () => {
     const { element, child } = await target();
     const meter = new LevelMeter({ matches: false });
     meter.add(element);
-    meter.set(rmsAt(0.5), rmsAt(0.4));
+    meter.set(meterRms(0.5), meterRms(0.4));
     await frame();
     expect(Number(getComputedStyle(element).getPropertyValue('--_mic-level'))).to.equal(0.5);
     expect(Number(getComputedStyle(child).getPropertyValue('--_mic-level')), 'not inherited').to.equal(0);
